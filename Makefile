@@ -1,0 +1,46 @@
+# occ - the two set-up commands are `make run` and `make test` (README.md).
+# CMake does the building underneath; this file names the jobs.
+
+BUILD       ?= build
+BUILD_ASAN  ?= build-asan
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all run test test-release test-asan bench deps deps-test clean
+
+all: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job on a built-in default: an H200 kernel, explained.
+run: all
+	@echo '$$ occ calc --gpu H200 --threads 256 --regs 64 --smem 16K'
+	@$(BUILD)/occ calc --gpu H200 --threads 256 --regs 64 --smem 16K
+
+# Every test twice: warnings as errors, then under ASan + UBSan.
+test: deps-test test-release test-asan
+
+test-release:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan:
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DOCC_WERROR=ON -DOCC_SANITIZE=ON \
+	      -DOCC_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    ctest --output-on-failure -j $(JOBS)
+
+bench: all
+	$(BUILD)/bench_occ_calc
+
+
+deps:
+	@scripts/deps.sh build
+
+deps-test:
+	@scripts/deps.sh test
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -1,0 +1,340 @@
+/*
+ * occ.h - the one public header of libocc.
+ *
+ * libocc computes CUDA occupancy exactly as the CUDA driver does: how many
+ * blocks of a kernel stay resident on one SM, which per-SM resource limits
+ * them, and what launch configuration the occupancy API would pick.
+ *
+ * The library is pure computation: no I/O, no allocation, no mutable global
+ * state (the GPU database is read-only constant data). It builds as C11 for
+ * hosts, for CUDA host code, and freestanding for WebAssembly.
+ *
+ * Conventions
+ *  - Functions return an occ_status and fill results through out-pointers.
+ *  - Every function that can fail takes an optional occ_error*; pass NULL
+ *    when the reason is not needed. On failure it names the offending field
+ *    and says why in one line ("threads 1100 exceed the 1024 per block of
+ *    sm_90").
+ *  - Sizes are in bytes (`_bytes`), counts carry their unit in the name
+ *    (`_per_sm`, `_per_block`, `_per_thread`).
+ *  - If a function is not declared here, it is not part of the API.
+ */
+#ifndef OCC_H
+#define OCC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OCC_VERSION_MAJOR 0
+#define OCC_VERSION_MINOR 1
+#define OCC_VERSION_PATCH 0
+#define OCC_VERSION_STRING "0.1.0"
+
+/* Status codes. Append-only: values are never renumbered. */
+typedef enum occ_status {
+    OCC_OK = 0,
+    OCC_ERR_INVALID_ARGUMENT = 1, /* a kernel or launch field is out of range */
+    OCC_ERR_INVALID_DEVICE = 2,   /* a device description is inconsistent */
+    OCC_ERR_UNKNOWN_GPU = 3,      /* no GPU in the database matches the name */
+    OCC_ERR_NOT_FOUND = 4,        /* no configuration satisfies the request */
+    OCC_ERR_NULL_POINTER = 5      /* a required pointer argument was NULL */
+} occ_status;
+
+/* Why a call failed: the field at fault and one human-readable line. */
+#define OCC_ERROR_MESSAGE_BYTES 256
+typedef struct occ_error {
+    const char *field;                     /* e.g. "threads"; static string */
+    char message[OCC_ERROR_MESSAGE_BYTES]; /* NUL-terminated, no newline */
+} occ_error;
+
+/* A short name for a status code ("invalid argument"). Never NULL. */
+const char *occ_status_name(occ_status status);
+
+/* The library version, OCC_VERSION_STRING. */
+const char *occ_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Device description                                                       */
+/* ------------------------------------------------------------------------ */
+
+#define OCC_MAX_CARVEOUT_STEPS 12
+#define OCC_DEVICE_NAME_BYTES 64
+
+/*
+ * Everything the occupancy calculation needs to know about one GPU, plus the
+ * facts of a named product (SM count, clocks, memory) where known.
+ *
+ * Fill one from the database with occ_gpu_find() or occ_arch_find(); a
+ * hand-written description (e.g. from a JSON file) must pass
+ * occ_device_validate() before use.
+ */
+typedef struct occ_device {
+    char name[OCC_DEVICE_NAME_BYTES]; /* "H200" or "sm_90" for a generic entry */
+    int cc_major;                     /* compute capability, major */
+    int cc_minor;                     /* compute capability, minor */
+
+    /* Per-SM and per-block limits */
+    int warp_size_threads;      /* threads per warp: 32 on every CUDA GPU */
+    int max_threads_per_block;  /* 1024 */
+    int max_threads_per_sm;     /* resident threads per SM (warps x 32) */
+    int max_blocks_per_sm;      /* resident block slots per SM */
+    int regs_per_sm;            /* 32-bit registers per SM */
+    int regs_per_block;         /* registers one block may hold */
+    int max_regs_per_thread;    /* 255 */
+    int reg_alloc_unit;         /* registers are allocated per warp in this unit */
+    int sub_partitions_per_sm;  /* warp schedulers sharing the register file */
+    int reg_fit_sub_partitions; /* 0, or a second sub-partition count a block
+                                   must also fit (GP100 refuses kernels that
+                                   cannot run on GP10x) */
+    int smem_per_sm_bytes;          /* shared memory per SM at the largest carveout */
+    int smem_per_block_bytes;       /* per-block limit without opt-in (48 KB) */
+    int smem_per_block_optin_bytes; /* per-block limit with opt-in */
+    int smem_reserved_per_block_bytes; /* taken by the driver from every block */
+    int smem_alloc_unit_bytes;      /* shared memory allocation granularity */
+    int carveout_step_count;        /* 0: fixed shared memory, no carveout */
+    int carveout_steps_bytes[OCC_MAX_CARVEOUT_STEPS]; /* ascending; the last
+                                                         equals smem_per_sm_bytes */
+    int barriers_per_block_slot;    /* block barriers per block slot that limit
+                                       residency; 0 where barriers never limit */
+    bool partitioned_gc;            /* supports partitioned global caching */
+
+    /* Product facts; 0 where unknown (always 0 for generic entries) */
+    int sm_count;                /* streaming multiprocessors */
+    int sm_clock_mhz;            /* boost clock */
+    int mem_bandwidth_gb_per_s;  /* peak DRAM bandwidth, 1e9 bytes/s */
+    int l2_bytes;                /* L2 cache size */
+    int mem_latency_ns;          /* DRAM load latency, where measured */
+} occ_device;
+
+/*
+ * Checks that a device description is complete and self-consistent (every
+ * limit positive, carveout steps ascending and ending at smem_per_sm_bytes,
+ * a compute capability occ knows). Returns OCC_OK or OCC_ERR_INVALID_DEVICE
+ * with the field named in *err.
+ */
+occ_status occ_device_validate(const occ_device *device, occ_error *err);
+
+/* "sm_90" for compute capability 9.0; writes at most `bytes` incl. NUL. */
+void occ_arch_name(int cc_major, int cc_minor, char *out, size_t bytes);
+
+/* Resident warps per SM at full occupancy (max_threads_per_sm / warp size). */
+int occ_device_max_warps_per_sm(const occ_device *device);
+
+/* ------------------------------------------------------------------------ */
+/* GPU database                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Number of entries: generic compute capabilities first, then named GPUs. */
+int occ_gpu_count(void);
+
+/*
+ * Entry `index` (0 .. occ_gpu_count()-1). *is_named (optional) tells a named
+ * product from a generic compute-capability entry. *aliases (optional)
+ * receives a NULL-terminated list of the other names the entry answers to.
+ */
+occ_status occ_gpu_at(int index, occ_device *out, bool *is_named,
+                      const char *const **aliases);
+
+/*
+ * Looks a GPU up by name, alias ("h100", "A100-80GB"), architecture name
+ * ("sm_90", "sm_90a", "compute_90") or compute capability ("9.0"), ignoring
+ * case, spaces, '-' and '_' and a leading "NVIDIA"/"GeForce"/"Tesla".
+ * An unknown name returns OCC_ERR_UNKNOWN_GPU and lists the closest
+ * matches in err->message.
+ */
+occ_status occ_gpu_find(const char *query, occ_device *out, occ_error *err);
+
+/* The generic entry for a compute capability (5.0 .. 12.1). */
+occ_status occ_arch_find(int cc_major, int cc_minor, occ_device *out,
+                         occ_error *err);
+
+/*
+ * Up to `max` database names closest to `query` (edit distance on the
+ * normalised names), best first. Returns how many were written.
+ */
+int occ_gpu_closest(const char *query, const char **names, int max);
+
+/* ------------------------------------------------------------------------ */
+/* Kernel and launch description                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Partitioned global caching (CC 5.2, 5.3, 6.1, 6.2), as cudaOccFuncAttributes */
+typedef enum occ_partitioned_gc {
+    OCC_PGC_OFF = 0,      /* disabled (the runtime's default) */
+    OCC_PGC_ON = 1,       /* preferred; dropped if the block cannot fit */
+    OCC_PGC_ON_STRICT = 2 /* forced, even if it lowers occupancy */
+} occ_partitioned_gc;
+
+/* Value of occ_kernel.max_dyn_smem_bytes meaning "opted in to the maximum". */
+#define OCC_DYN_SMEM_OPTIN_MAX (-1)
+/* Value of occ_kernel.max_dyn_smem_bytes meaning "never opted in". */
+#define OCC_DYN_SMEM_NO_OPTIN (-2)
+/* occ_kernel.carveout_percent for "no preference" (the driver's default). */
+#define OCC_CARVEOUT_DEFAULT (-1)
+
+/*
+ * One kernel and its launch. Initialise with occ_kernel_init(), which sets
+ * the driver's defaults, then set the fields you know.
+ */
+typedef struct occ_kernel {
+    int block_x, block_y, block_z; /* threads per block in each dimension */
+    int regs_per_thread;           /* ptxas "Used N registers" / numRegs */
+    int static_smem_bytes;         /* __shared__ arrays (sharedSizeBytes) */
+    int dyn_smem_bytes;            /* third launch argument */
+    int max_threads_per_block;     /* __launch_bounds__ maximum; 0 = none */
+    int barriers;                  /* block barriers the kernel uses (default 1) */
+    int carveout_percent;          /* OCC_CARVEOUT_DEFAULT or 0..100 */
+    int max_dyn_smem_bytes;        /* cudaFuncAttributeMaxDynamicSharedMemorySize:
+                                      OCC_DYN_SMEM_OPTIN_MAX (default),
+                                      OCC_DYN_SMEM_NO_OPTIN, or bytes */
+    occ_partitioned_gc partitioned_gc; /* default OCC_PGC_OFF */
+} occ_kernel;
+
+/* Sets the driver's defaults: a 1x1x1 block, 1 barrier, default carveout,
+   opted in to the maximum dynamic shared memory, partitioned caching off. */
+void occ_kernel_init(occ_kernel *kernel);
+
+/* ------------------------------------------------------------------------ */
+/* Occupancy                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Limits that can bind; a bit set in occ_result.limiters. (Named OCC_LIMITER_*
+   so occ.h and the toolkit's cuda_occupancy.h can be included together.) */
+typedef enum occ_limiter {
+    OCC_LIMITER_WARPS = 1 << 0,      /* warp slots per SM */
+    OCC_LIMITER_REGISTERS = 1 << 1,  /* register file */
+    OCC_LIMITER_SHARED_MEM = 1 << 2, /* shared memory */
+    OCC_LIMITER_BLOCKS = 1 << 3,     /* block slots per SM */
+    OCC_LIMITER_BARRIERS = 1 << 4    /* block barriers (CC >= 9.0) */
+} occ_limiter;
+
+/* Why zero blocks fit, when they do not. */
+typedef enum occ_zero_reason {
+    OCC_ZERO_NONE = 0,               /* at least one block fits */
+    OCC_ZERO_LAUNCH_BOUNDS = 1,      /* block larger than __launch_bounds__ */
+    OCC_ZERO_REGS_PER_BLOCK = 2,     /* block needs more registers than a block may hold */
+    OCC_ZERO_SMEM_PER_BLOCK = 3,     /* block needs more shared memory than a block may hold */
+    OCC_ZERO_DYN_SMEM_OPTIN = 4,     /* dynamic shared memory above the kernel's opt-in */
+    OCC_ZERO_REGS_PER_SM = 5         /* the block's warps do not fit the register file */
+} occ_zero_reason;
+
+/* "Unlimited": the value of a per-limit block count for a resource the
+   kernel does not use (as INT_MAX in the driver's header). */
+#define OCC_UNLIMITED 2147483647
+
+typedef struct occ_result {
+    int threads_per_block;     /* block_x * block_y * block_z */
+    int warps_per_block;       /* ceil(threads / warp size) */
+    int blocks_per_sm;         /* resident blocks per SM: the answer */
+    int warps_per_sm;          /* blocks_per_sm * warps_per_block */
+    int threads_per_sm;        /* blocks_per_sm * threads_per_block */
+    int max_warps_per_sm;      /* the occupancy denominator */
+    double occupancy;          /* warps_per_sm / max_warps_per_sm, 0..1 */
+
+    /* The block count each resource allows (OCC_UNLIMITED if unused) */
+    int limit_warps;           /* Nsight "Block Limit Warps" */
+    int limit_blocks;          /* "Block Limit SM" */
+    int limit_registers;       /* "Block Limit Registers" */
+    int limit_shared_mem;      /* "Block Limit Shared Mem" */
+    int limit_barriers;        /* "Block Limit Barriers" */
+    unsigned limiters;         /* every occ_limiter whose limit equals
+                                  blocks_per_sm (ties are reported) */
+    occ_zero_reason zero_reason; /* why blocks_per_sm is 0 */
+
+    /* Allocation */
+    int regs_per_warp_allocated;   /* regs x 32 rounded up to the allocation unit */
+    int regs_per_block_allocated;  /* per warp x warps per block */
+    int warps_per_sm_by_regs;      /* warps the register file holds, by sub-partition */
+    int smem_per_block_allocated_bytes; /* static + dynamic + reserved, rounded up */
+    int smem_per_block_limit_bytes;     /* largest allocation one block may have */
+    int smem_per_sm_bytes;         /* shared memory configured: the carveout used */
+    int smem_preferred_bytes;      /* what the carveout preference asked for */
+    bool partitioned_gc_on;        /* partitioned global caching in effect */
+    bool needs_optin;              /* launch needs cudaFuncAttributeMaxDynamicSharedMemorySize */
+} occ_result;
+
+/*
+ * Resident blocks per SM for `kernel` on `device`: the driver's
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor, with every limit and the
+ * allocation behind it. Zero blocks is a valid answer (see zero_reason).
+ * Returns OCC_ERR_INVALID_ARGUMENT for out-of-range input (threads above the
+ * device's per-block maximum, registers above 255, negative sizes, ...).
+ */
+occ_status occ_calc(const occ_device *device, const occ_kernel *kernel,
+                    occ_result *result, occ_error *err);
+
+/* Checks a kernel description against a device without computing. */
+occ_status occ_kernel_validate(const occ_device *device,
+                               const occ_kernel *kernel, occ_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Launch configuration                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Dynamic shared memory a block of `block_size` threads needs. */
+typedef size_t (*occ_smem_for_block_fn)(int block_size, void *context);
+
+typedef struct occ_block_size_result {
+    int block_size;       /* threads per block with the most resident threads */
+    int min_grid_size;    /* blocks_per_sm x sm_count: one full wave */
+    int blocks_per_sm;    /* at block_size */
+    double occupancy;     /* at block_size */
+} occ_block_size_result;
+
+/*
+ * cudaOccupancyMaxPotentialBlockSize: tries block sizes from the limit down
+ * in warp steps and keeps the largest with the most resident threads.
+ * `block_size_limit` 0 means the device's maximum; the kernel's
+ * max_threads_per_block also caps it. kernel->block_* are ignored. If
+ * `smem_for_block` is non-NULL it gives the dynamic shared memory for each
+ * block size; otherwise kernel->dyn_smem_bytes is used for all.
+ * min_grid_size uses device->sm_count (0 for generic entries).
+ */
+occ_status occ_max_potential_block_size(const occ_device *device,
+                                        const occ_kernel *kernel,
+                                        int block_size_limit,
+                                        occ_smem_for_block_fn smem_for_block,
+                                        void *context,
+                                        occ_block_size_result *out,
+                                        occ_error *err);
+
+typedef struct occ_dyn_smem_result {
+    int driver_bytes;  /* what cudaOccupancyAvailableDynamicSMemPerBlock returns */
+    int fitting_bytes; /* the largest dynamic size at which num_blocks blocks
+                          really fit (the driver's answer ignores the reserved
+                          shared memory, so it can let one block fewer fit) */
+} occ_dyn_smem_result;
+
+/*
+ * cudaOccupancyAvailableDynamicSMemPerBlock(num_blocks, block_size) for the
+ * kernel (its dyn_smem_bytes and block_* are ignored), plus the value that
+ * truly fits. OCC_ERR_NOT_FOUND when num_blocks blocks cannot be resident
+ * even without dynamic shared memory.
+ */
+occ_status occ_dyn_smem_available(const occ_device *device,
+                                  const occ_kernel *kernel, int num_blocks,
+                                  int block_size, occ_dyn_smem_result *out,
+                                  occ_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Words                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* "registers", "shared memory", "warps", "blocks", "barriers". */
+const char *occ_limiter_name(occ_limiter limiter);
+
+/* Nsight Compute's row name: "Block Limit Registers", ... */
+const char *occ_limiter_nsight_name(occ_limiter limiter);
+
+/* One line on why zero blocks fit (empty string for OCC_ZERO_NONE). */
+const char *occ_zero_reason_text(occ_zero_reason reason);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCC_H */

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# deps.sh - installs the Debian packages occ needs to build and test.
+# As root it installs what is missing; otherwise it prints the command.
+#   scripts/deps.sh build   what `make` and `make run` need
+#   scripts/deps.sh test    what `make test` needs as well
+set -euo pipefail
+
+build_pkgs=(gcc make cmake pkg-config libjansson-dev)
+test_pkgs=(libcmocka-dev zlib1g-dev clang-14 lld-14 libclang-rt-14-dev)
+
+want=("${build_pkgs[@]}")
+if [ "${1:-build}" = "test" ]; then
+    want+=("${test_pkgs[@]}")
+fi
+
+missing=()
+for p in "${want[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    echo "deps: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+    echo "deps: missing Debian packages; run:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi

@@ -1,0 +1,64 @@
+/*
+ * occ_internal.h - declarations shared by the files of libocc (src/) and
+ * by its unit tests. Not part of the public API: see include/occ.h.
+ */
+#ifndef OCC_INTERNAL_H
+#define OCC_INTERNAL_H
+
+#include "occ.h"
+
+/* A named GPU: a product's facts on top of its compute capability's limits. */
+typedef struct occ_named_gpu {
+    const char *name;              /* display name, e.g. "H100 SXM" */
+    const char *const *aliases;    /* NULL-terminated; may be NULL */
+    int cc_major;                  /* compute capability */
+    int cc_minor;
+    int sm_count;                  /* streaming multiprocessors */
+    int sm_clock_mhz;              /* boost clock; 0 if unknown */
+    int mem_bandwidth_gb_per_s;    /* peak DRAM bandwidth; 0 if unknown */
+    int l2_bytes;                  /* L2 size; 0 if unknown */
+    int mem_latency_ns;            /* DRAM latency; 0 if unknown */
+} occ_named_gpu;
+
+/* Read-only tables (gpu_arch.c, gpu_named.c). */
+extern const occ_device occ__arch_table[];
+extern const int occ__arch_count;
+extern const occ_named_gpu occ__named_table[];
+extern const int occ__named_count;
+
+/* One-line message builder: no libc, so the core builds freestanding. */
+typedef struct occ_msg {
+    char *buf;
+    size_t cap;
+    size_t len;
+} occ_msg;
+
+void occ__msg_begin(occ_msg *m, char *buf, size_t cap);
+void occ__msg_str(occ_msg *m, const char *s);
+void occ__msg_int(occ_msg *m, long long v);
+
+/* Sets err->field and err->message from a sequence of pieces; returns `status`. */
+occ_status occ__fail(occ_error *err, occ_status status, const char *field,
+                     const char *message);
+
+/* Freestanding string helpers. */
+size_t occ__strlen(const char *s);
+void occ__strlcpy(char *dst, const char *src, size_t cap);
+
+/* The device's display name for messages: "sm_90" or "H200 (sm_90)". */
+void occ__device_label(const occ_device *device, char *out, size_t cap);
+
+/* Smallest carveout step >= bytes; -1 if bytes exceeds the largest step.
+   Inline and branch-free (it counts the steps below `bytes`): occ_calc
+   asks on every call, and a search that exits early mispredicts. */
+static inline int occ__carveout_align_up(const occ_device *device, int bytes)
+{
+    /* A fixed trip count over every slot lets the compiler vectorise it. */
+    int below = 0;
+    for (int i = 0; i < OCC_MAX_CARVEOUT_STEPS; i++) {
+        below += (i < device->carveout_step_count) & (device->carveout_steps_bytes[i] < bytes);
+    }
+    return below < device->carveout_step_count ? device->carveout_steps_bytes[below] : -1;
+}
+
+#endif /* OCC_INTERNAL_H */

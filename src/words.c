@@ -1,0 +1,69 @@
+/*
+ * words.c - the names and sentences libocc gives its codes.
+ */
+#include "occ_internal.h"
+
+const char *occ_version(void)
+{
+    return OCC_VERSION_STRING;
+}
+
+const char *occ_status_name(occ_status status)
+{
+    switch (status) {
+    case OCC_OK: return "ok";
+    case OCC_ERR_INVALID_ARGUMENT: return "invalid argument";
+    case OCC_ERR_INVALID_DEVICE: return "invalid device description";
+    case OCC_ERR_UNKNOWN_GPU: return "unknown GPU";
+    case OCC_ERR_NOT_FOUND: return "not found";
+    case OCC_ERR_NULL_POINTER: return "null pointer";
+    }
+    return "unknown status";
+}
+
+const char *occ_limiter_name(occ_limiter limiter)
+{
+    switch (limiter) {
+    case OCC_LIMITER_WARPS: return "warps";
+    case OCC_LIMITER_REGISTERS: return "registers";
+    case OCC_LIMITER_SHARED_MEM: return "shared memory";
+    case OCC_LIMITER_BLOCKS: return "blocks";
+    case OCC_LIMITER_BARRIERS: return "barriers";
+    }
+    return "unknown";
+}
+
+const char *occ_limiter_nsight_name(occ_limiter limiter)
+{
+    switch (limiter) {
+    case OCC_LIMITER_WARPS: return "Block Limit Warps";
+    case OCC_LIMITER_REGISTERS: return "Block Limit Registers";
+    case OCC_LIMITER_SHARED_MEM: return "Block Limit Shared Mem";
+    case OCC_LIMITER_BLOCKS: return "Block Limit SM";
+    case OCC_LIMITER_BARRIERS: return "Block Limit Barriers";
+    }
+    return "unknown";
+}
+
+const char *occ_zero_reason_text(occ_zero_reason reason)
+{
+    switch (reason) {
+    case OCC_ZERO_NONE:
+        return "";
+    case OCC_ZERO_LAUNCH_BOUNDS:
+        return "the block is larger than the kernel's __launch_bounds__ maximum; "
+               "the launch would fail";
+    case OCC_ZERO_REGS_PER_BLOCK:
+        return "the block needs more registers than one block may hold; "
+               "the launch would fail with too many resources requested";
+    case OCC_ZERO_SMEM_PER_BLOCK:
+        return "the block needs more shared memory than one block may have";
+    case OCC_ZERO_DYN_SMEM_OPTIN:
+        return "the dynamic shared memory exceeds the kernel's opt-in "
+               "(cudaFuncAttributeMaxDynamicSharedMemorySize, at most the GPU's per-block "
+               "opt-in maximum less static shared memory)";
+    case OCC_ZERO_REGS_PER_SM:
+        return "the block's warps do not fit the register file's sub-partitions";
+    }
+    return "unknown reason";
+}
