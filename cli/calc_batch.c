@@ -225,7 +225,8 @@ static void process_row(char *line, long long line_no, batch_state *s, const cli
     occ_error err;
     bool ok = false;
     if (n != s->columns) {
-        snprintf(msg, sizeof msg, "%d fields; the header has %d", n, s->columns);
+        snprintf(msg, sizeof msg, "%d fields; the header has %d%s", n, s->columns,
+                 n > s->columns ? " (the extra fields are not echoed)" : "");
     } else if (row_to_launch(fields, s, &dev, &k, msg, sizeof msg)) {
         if (occ_calc(&dev, &k, &r, &err) == OCC_OK) {
             ok = true;
@@ -234,7 +235,20 @@ static void process_row(char *line, long long line_no, batch_state *s, const cli
         }
     }
     s->rows++;
-    fputs(echo, io->out);
+    if (n == s->columns) {
+        fputs(echo, io->out);
+    } else {
+        /* Keep the output rectangular: the row's fields padded with empty
+           ones or cut to the header's count; the error says which. */
+        for (int i = 0; i < s->columns; i++) {
+            if (i > 0) {
+                fputc(',', io->out);
+            }
+            if (i < n && i < MAX_COLUMNS) {
+                fputs(fields[i], io->out);
+            }
+        }
+    }
     if (!ok) {
         /* The result columns stay empty; the error column says why. */
         fputs(",,,,,,,,,,", io->out);

@@ -113,13 +113,14 @@ json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result 
                                limit_json(r->limit_shared_mem), "barriers",
                                limit_json(r->limit_barriers));
     json_t *allocation = json_pack(
-        "{s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:b, s:b}", "regs_per_warp",
+        "{s:i, s:i, s:i, s:o, s:i, s:i, s:i, s:b, s:b, s:b}", "regs_per_warp",
         r->regs_per_warp_allocated, "regs_per_block", r->regs_per_block_allocated,
         "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "smem_per_block_bytes",
         limit_json(r->smem_per_block_allocated_bytes), "smem_per_block_limit_bytes",
         r->smem_per_block_limit_bytes, "smem_per_sm_bytes", r->smem_per_sm_bytes,
         "smem_preferred_bytes", r->smem_preferred_bytes, "partitioned_gc_on",
-        r->partitioned_gc_on, "needs_optin", r->needs_optin);
+        r->partitioned_gc_on, "needs_optin", r->needs_optin, "exceeds_launch_bounds",
+        r->exceeds_launch_bounds);
     json_t *result = json_pack(
         "{s:i, s:i, s:i, s:i, s:i, s:f, s:o, s:o, s:o, s:o}", "blocks_per_sm", r->blocks_per_sm,
         "warps_per_sm", r->warps_per_sm, "threads_per_sm", r->threads_per_sm, "max_warps_per_sm",
@@ -128,7 +129,11 @@ json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result 
         r->zero_reason == OCC_ZERO_NONE ? json_null()
                                         : json_string(occ_zero_reason_text(r->zero_reason)),
         "allocation", allocation);
+    /* A generic entry is named after its arch; anything else is a product. */
+    char arch[16];
+    occ_arch_name(d->cc_major, d->cc_minor, arch, sizeof arch);
     return json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "schema", "occ.calc", "version",
                      CALC_SCHEMA_VERSION, "occ_version", occ_version(), "gpu",
-                     gpu_to_json(d, d->sm_count > 0), "kernel", kernel, "result", result);
+                     gpu_to_json(d, strcmp(d->name, arch) != 0), "kernel", kernel, "result",
+                     result);
 }

@@ -17,6 +17,42 @@ static const char *percent(double fraction, char *buf, size_t cap)
     return buf;
 }
 
+/* Prints `text` wrapped at 96 columns, continuation lines indented. */
+static void print_wrapped(FILE *out, const char *text, int indent)
+{
+    const int width = 96;
+    int col = 0;
+    bool line_start = true;
+    const char *p = text;
+    while (*p != '\0') {
+        const char *word_end = strchr(p, ' ');
+        int len = word_end != NULL ? (int)(word_end - p) : (int)strlen(p);
+        if (!line_start && col + 1 + len > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            line_start = true;
+        }
+        if (!line_start) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(p, 1, (size_t)len, out);
+        col += len;
+        line_start = false;
+        p += len;
+        while (*p == ' ') {
+            p++;
+        }
+    }
+    fputc('\n', out);
+}
+
+/* "1 block", "4 blocks" */
+static const char *blocks(int n)
+{
+    return n == 1 ? "block" : "blocks";
+}
+
 static const char *limit_text(int limit, char *buf, size_t cap)
 {
     if (limit == OCC_UNLIMITED) {
@@ -46,52 +82,54 @@ static int limit_of(const occ_result *r, occ_limiter which)
 static void explain_limit(FILE *out, const occ_device *d, const occ_kernel *k,
                           const occ_result *r, occ_limiter which)
 {
+    char text[640];
     char a[32];
     char b[32];
-    char c[32];
     switch (which) {
     case OCC_LIMITER_REGISTERS:
-        fprintf(out,
-                "  registers: each warp is allocated %s registers (%d per thread x %d threads,"
-                " in units of %d); each of the %d sub-partitions holds %s registers, so the SM"
-                " holds %d warps: %d whole blocks of %d warps.\n",
-                cli_group_digits(r->regs_per_warp_allocated, a, sizeof a), k->regs_per_thread,
-                d->warp_size_threads, d->reg_alloc_unit, d->sub_partitions_per_sm,
-                cli_group_digits(d->regs_per_sm / d->sub_partitions_per_sm, b, sizeof b),
-                r->warps_per_sm_by_regs, r->limit_registers, r->warps_per_block);
+        snprintf(text, sizeof text,
+                 "- registers: each warp is allocated %s registers (%d per thread x %d threads, "
+                 "in units of %d); each of the %d sub-partitions holds %s registers, so the SM "
+                 "holds %d warps: %d whole %s of %d warps.",
+                 cli_group_digits(r->regs_per_warp_allocated, a, sizeof a), k->regs_per_thread,
+                 d->warp_size_threads, d->reg_alloc_unit, d->sub_partitions_per_sm,
+                 cli_group_digits(d->regs_per_sm / d->sub_partitions_per_sm, b, sizeof b),
+                 r->warps_per_sm_by_regs, r->limit_registers, blocks(r->limit_registers),
+                 r->warps_per_block);
         break;
     case OCC_LIMITER_SHARED_MEM:
-        fprintf(out,
-                "  shared memory: each block is allocated %s (%d static + %d dynamic + %d"
-                " reserved, in units of %d B); the SM is configured with %s, room for %d"
-                " blocks.\n",
-                cli_format_bytes(r->smem_per_block_allocated_bytes, a, sizeof a),
-                k->static_smem_bytes, k->dyn_smem_bytes, d->smem_reserved_per_block_bytes,
-                d->smem_alloc_unit_bytes, cli_format_bytes(r->smem_per_sm_bytes, b, sizeof b),
-                r->limit_shared_mem);
+        snprintf(text, sizeof text,
+                 "- shared memory: each block is allocated %s (%d static + %d dynamic + %d "
+                 "reserved bytes, in units of %d); the SM is configured with %s, room for %d "
+                 "%s.",
+                 cli_format_bytes(r->smem_per_block_allocated_bytes, a, sizeof a),
+                 k->static_smem_bytes, k->dyn_smem_bytes, d->smem_reserved_per_block_bytes,
+                 d->smem_alloc_unit_bytes, cli_format_bytes(r->smem_per_sm_bytes, b, sizeof b),
+                 r->limit_shared_mem, blocks(r->limit_shared_mem));
         break;
     case OCC_LIMITER_WARPS:
-        fprintf(out,
-                "  warp slots: each block takes %d warps (%d threads); the SM's %d warp slots"
-                " hold %d whole blocks.\n",
-                r->warps_per_block, r->threads_per_block, r->max_warps_per_sm, r->limit_warps);
+        snprintf(text, sizeof text,
+                 "- warp slots: each block takes %d warps (%d threads); the SM's %d warp slots "
+                 "hold %d whole %s.",
+                 r->warps_per_block, r->threads_per_block, r->max_warps_per_sm, r->limit_warps,
+                 blocks(r->limit_warps));
         break;
     case OCC_LIMITER_BLOCKS:
-        fprintf(out,
-                "  block slots: the SM holds at most %d resident blocks whatever their size;"
-                " at %d warps per block that is %d warps.\n",
-                d->max_blocks_per_sm, r->warps_per_block,
-                d->max_blocks_per_sm * r->warps_per_block);
+        snprintf(text, sizeof text,
+                 "- block slots: the SM holds at most %d resident blocks whatever their size; at "
+                 "%d warps per block that is %d warps.",
+                 d->max_blocks_per_sm, r->warps_per_block,
+                 d->max_blocks_per_sm * r->warps_per_block);
         break;
     case OCC_LIMITER_BARRIERS:
-        fprintf(out,
-                "  barriers: the SM has %d block barriers (%d per block slot); at %d per block,"
-                " %d blocks fit.\n",
-                d->max_blocks_per_sm * d->barriers_per_block_slot, d->barriers_per_block_slot,
-                k->barriers, r->limit_barriers);
+        snprintf(text, sizeof text,
+                 "- barriers: the SM has %d block barriers (%d per block slot); at %d per block, "
+                 "%d %s fit.",
+                 d->max_blocks_per_sm * d->barriers_per_block_slot, d->barriers_per_block_slot,
+                 k->barriers, r->limit_barriers, blocks(r->limit_barriers));
         break;
     }
-    (void)c;
+    print_wrapped(out, text, 2);
 }
 
 void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const occ_result *r)
@@ -126,17 +164,19 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
         for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
             binding += (r->limiters & (unsigned)order[i]) != 0;
         }
-        fprintf(out, "%s to %d blocks per SM%s:\n",
-                binding > 1 ? "These limits tie, each allowing" : "One limit binds, allowing",
-                r->blocks_per_sm,
-                binding > 1 ? " (relaxing one alone gains nothing)" : "");
+        if (binding > 1) {
+            fprintf(out, "%d limits tie at %d blocks per SM (relaxing one alone gains nothing):\n",
+                    binding, r->blocks_per_sm);
+        } else {
+            fprintf(out, "One limit binds at %d blocks per SM:\n", r->blocks_per_sm);
+        }
         for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
             if ((r->limiters & (unsigned)order[i]) != 0) {
                 explain_limit(out, d, k, r, order[i]);
             }
         }
-        fprintf(out, "%d blocks x %d warps = %d of %d warp slots: %s occupancy.\n",
-                r->blocks_per_sm, r->warps_per_block, r->warps_per_sm, r->max_warps_per_sm,
+        fprintf(out, "%d %s x %d warps = %d of %d warp slots: %s occupancy.\n",
+                r->blocks_per_sm, blocks(r->blocks_per_sm), r->warps_per_block, r->warps_per_sm, r->max_warps_per_sm,
                 percent(r->occupancy, a, sizeof a));
     }
     fprintf(out, "Allocated per block: %s registers, %s shared memory (%s reserved by the driver).\n",
@@ -151,12 +191,26 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
                 cli_format_bytes(d->smem_per_sm_bytes, b, sizeof b),
                 k->carveout_percent == OCC_CARVEOUT_DEFAULT ? "default" : percent(k->carveout_percent / 100.0, c, sizeof c));
     }
-    if (r->needs_optin) {
-        fprintf(out,
-                "Note: more than %s of shared memory per block needs cudaFuncSetAttribute("
-                "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, %d) before the launch.\n",
-                cli_format_bytes(d->smem_per_block_bytes, a, sizeof a), k->dyn_smem_bytes);
+    if (r->exceeds_launch_bounds) {
+        char text[320];
+        snprintf(text, sizeof text,
+                 "Warning: %d threads exceed the kernel's __launch_bounds__ of %d threads per "
+                 "block, so this launch fails (cudaErrorInvalidValue); the occupancy above is "
+                 "what the driver's occupancy API reports all the same.",
+                 r->threads_per_block, k->max_threads_per_block);
+        print_wrapped(out, text, 0);
     }
-    fprintf(out, "Occupancy is not speed: it says how many warps could hide latency, "
-                 "not whether the kernel needs them.\n");
+    if (r->needs_optin) {
+        char text[320];
+        snprintf(text, sizeof text,
+                 "Note: more than %s of shared memory per block needs cudaFuncSetAttribute("
+                 "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, %d) before the launch.",
+                 cli_format_bytes(d->smem_per_block_bytes, a, sizeof a), k->dyn_smem_bytes);
+        print_wrapped(out, text, 0);
+    }
+    print_wrapped(out,
+                  "Occupancy is not speed: it says how many warps could hide memory latency, "
+                  "not whether this kernel needs them. Loads in flight per thread (ILP) do the "
+                  "same job with fewer warps.",
+                  0);
 }

@@ -59,7 +59,12 @@ bool calc_parse_threads(const char *text, occ_kernel *k)
         }
         dims[n++] = (int)v;
     }
-    if (n == 0 || text[len - 1] == 'x' || text[len - 1] == 'X' || strstr(text, "xx") != NULL) {
+    /* strtok skips empty pieces, so reject them here: "x2", "2x", "2xx2". */
+    bool empty_piece = text[0] == 'x' || text[0] == 'X' || text[len - 1] == 'x' ||
+                       text[len - 1] == 'X' || strstr(text, "xx") != NULL ||
+                       strstr(text, "xX") != NULL || strstr(text, "Xx") != NULL ||
+                       strstr(text, "XX") != NULL;
+    if (n == 0 || empty_piece) {
         return false;
     }
     k->block_x = dims[0];

@@ -214,12 +214,11 @@ typedef enum occ_limiter {
 
 /* Why zero blocks fit, when they do not. */
 typedef enum occ_zero_reason {
-    OCC_ZERO_NONE = 0,               /* at least one block fits */
-    OCC_ZERO_LAUNCH_BOUNDS = 1,      /* block larger than __launch_bounds__ */
-    OCC_ZERO_REGS_PER_BLOCK = 2,     /* block needs more registers than a block may hold */
-    OCC_ZERO_SMEM_PER_BLOCK = 3,     /* block needs more shared memory than a block may hold */
-    OCC_ZERO_DYN_SMEM_OPTIN = 4,     /* dynamic shared memory above the kernel's opt-in */
-    OCC_ZERO_REGS_PER_SM = 5         /* the block's warps do not fit the register file */
+    OCC_ZERO_NONE = 0,           /* at least one block fits */
+    OCC_ZERO_REGS_PER_BLOCK = 1, /* block needs more registers than a block may hold */
+    OCC_ZERO_SMEM_PER_BLOCK = 2, /* block needs more shared memory than a block may have */
+    OCC_ZERO_DYN_SMEM_OPTIN = 3, /* dynamic shared memory above the kernel's opt-in */
+    OCC_ZERO_REGS_PER_SM = 4     /* the block's warps do not fit the register file */
 } occ_zero_reason;
 
 /* "Unlimited": the value of a per-limit block count for a resource the
@@ -255,6 +254,9 @@ typedef struct occ_result {
     int smem_preferred_bytes;      /* what the carveout preference asked for */
     bool partitioned_gc_on;        /* partitioned global caching in effect */
     bool needs_optin;              /* launch needs cudaFuncAttributeMaxDynamicSharedMemorySize */
+    bool exceeds_launch_bounds;    /* more threads than the kernel's __launch_bounds__:
+                                      the launch fails, although the driver's occupancy
+                                      API (and so blocks_per_sm) ignores the bound */
 } occ_result;
 
 /*

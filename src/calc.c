@@ -318,11 +318,11 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *r, occ
     r->limiters |= r->limit_blocks == blocks ? OCC_LIMITER_BLOCKS : 0u;
     r->limiters |= r->limit_barriers == blocks ? OCC_LIMITER_BARRIERS : 0u;
 
-    if (k->max_threads_per_block > 0 && threads > k->max_threads_per_block) {
-        blocks = 0;
-        r->limiters = 0;
-        zero = OCC_ZERO_LAUNCH_BOUNDS;
-    }
+    /* cudaOccupancyMaxActiveBlocksPerMultiprocessor answers for a block
+       above the kernel's launch bounds as if there were none (measured on
+       an H200, driver 580: docs/results/h200-driver-probe.md), so occ does
+       too, and says that such a launch fails. */
+    r->exceeds_launch_bounds = k->max_threads_per_block > 0 && threads > k->max_threads_per_block;
     r->zero_reason = blocks > 0 ? OCC_ZERO_NONE : zero;
     r->partitioned_gc_on = gc != OCC_PGC_OFF;
     r->blocks_per_sm = blocks;

@@ -50,9 +50,6 @@ const char *occ_zero_reason_text(occ_zero_reason reason)
     switch (reason) {
     case OCC_ZERO_NONE:
         return "";
-    case OCC_ZERO_LAUNCH_BOUNDS:
-        return "the block is larger than the kernel's __launch_bounds__ maximum; "
-               "the launch would fail";
     case OCC_ZERO_REGS_PER_BLOCK:
         return "the block needs more registers than one block may hold; "
                "the launch would fail with too many resources requested";

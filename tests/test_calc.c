@@ -95,13 +95,18 @@ static void test_zero_blocks_say_why(void **state)
     occ_kernel k;
     occ_result r;
 
-    occ_kernel_init(&k); /* 512 threads, launch bounds 256 */
+    /* 512 threads, launch bounds 256: the driver's occupancy API ignores
+       the bound (4 blocks, measured on an H200); the launch would fail. */
+    occ_kernel_init(&k);
     k.block_x = 512;
     k.max_threads_per_block = 256;
+    k.regs_per_thread = 10;
     assert_int_equal(occ_calc(&h200, &k, &r, NULL), OCC_OK);
-    assert_int_equal(r.blocks_per_sm, 0);
-    assert_int_equal(r.zero_reason, OCC_ZERO_LAUNCH_BOUNDS);
-    assert_int_equal(r.limiters, 0);
+    assert_int_equal(r.blocks_per_sm, 4);
+    assert_true(r.exceeds_launch_bounds);
+    k.block_x = 256;
+    assert_int_equal(occ_calc(&h200, &k, &r, NULL), OCC_OK);
+    assert_false(r.exceeds_launch_bounds);
 
     occ_kernel_init(&k); /* 1024 threads x 128 registers: 131072 > 65536 */
     k.block_x = 1024;

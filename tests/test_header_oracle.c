@@ -135,9 +135,6 @@ static void compare_one(const occ_device *d, const occ_kernel *k, long long inde
         fail();
     }
     int blocks = want.activeBlocksPerMultiprocessor;
-    if (k->max_threads_per_block > 0 && k->block_x > k->max_threads_per_block) {
-        blocks = 0; /* over the launch bounds: the launch fails; the header does not check */
-    }
     bool same = got.blocks_per_sm == blocks &&
                 got.limit_registers == from_header_limit(want.blockLimitRegs) &&
                 got.limit_shared_mem == from_header_limit(want.blockLimitSharedMem) &&
@@ -159,9 +156,8 @@ static void compare_one(const occ_device *d, const occ_kernel *k, long long inde
         want.blockLimitBarriers < from_header_limit(want.blockLimitBlocks)) {
         want_flags = OCC_LIMITER_BARRIERS;
     }
-    if (blocks == 0 && k->max_threads_per_block > 0 && k->block_x > k->max_threads_per_block) {
-        want_flags = 0;
-    }
+    same = same && got.exceeds_launch_bounds ==
+                       (k->max_threads_per_block > 0 && k->block_x > k->max_threads_per_block);
     same = same && got.limiters == want_flags;
     if (!same) {
         print_error("config %lld on %s: block %d regs %d static %d dyn %d carveout %d optin %d "
