@@ -6,7 +6,10 @@ BUILD_ASAN  ?= build-asan
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all run test test-release test-asan bench deps deps-test clean
+BUILD_FUZZ  ?= build-fuzz
+FUZZ_SECONDS ?= 30
+
+.PHONY: all run test test-release test-asan fuzz bench deps deps-test clean
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -17,8 +20,9 @@ run: all
 	@echo '$$ occ calc --gpu H200 --threads 256 --regs 64 --smem 16K'
 	@$(BUILD)/occ calc --gpu H200 --threads 256 --regs 64 --smem 16K
 
-# Every test twice: warnings as errors, then under ASan + UBSan.
-test: deps-test test-release test-asan
+# Every test twice (warnings as errors, then under ASan + UBSan), then each
+# file parser's libFuzzer target for FUZZ_SECONDS.
+test: deps-test test-release test-asan fuzz
 
 test-release:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
@@ -32,6 +36,12 @@ test-asan:
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    ctest --output-on-failure -j $(JOBS)
 
+fuzz:
+	CC=clang-14 cmake -S . -B $(BUILD_FUZZ) -DOCC_FUZZ=ON -DOCC_TESTS=OFF -DOCC_BENCH=OFF \
+	    $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
 bench: all
 	$(BUILD)/bench_occ_calc
 
@@ -43,4 +53,4 @@ deps-test:
 	@scripts/deps.sh test
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -45,8 +45,10 @@ static bool cached_gpu(gpu_cache *c, const char *name, occ_device *out, occ_erro
     return true;
 }
 
-/* Splits a line in place at commas; returns the field count (max `max`+1
-   means "too many"). Trims spaces around each field. */
+/* Splits a CSV line in place (RFC 4180: a field may be quoted, "" is a
+   quote inside one) and trims spaces around unquoted fields. Returns the
+   field count, which may exceed `max` (then only `max` are stored), or -1
+   for an unterminated quote. */
 static int split(char *line, char **fields, int max)
 {
     int n = 0;
@@ -55,21 +57,50 @@ static int split(char *line, char **fields, int max)
         while (*p == ' ' || *p == '\t') {
             p++;
         }
+        char *start = p;
+        char *end;
+        if (*p == '"') {
+            /* Unquote in place: the value only shrinks. */
+            char *w = p;
+            for (p++;; p++) {
+                if (*p == '\0') {
+                    return -1;
+                }
+                if (*p == '"') {
+                    if (p[1] != '"') {
+                        break;
+                    }
+                    p++;
+                }
+                *w++ = *p;
+            }
+            p++; /* past the closing quote */
+            end = w;
+            while (*p == ' ' || *p == '\t') {
+                p++;
+            }
+            if (*p != ',' && *p != '\0') {
+                return -1; /* text after a closing quote */
+            }
+        } else {
+            while (*p != ',' && *p != '\0') {
+                p++;
+            }
+            end = p;
+            while (end > start && (end[-1] == ' ' || end[-1] == '\t')) {
+                end--;
+            }
+        }
         if (n < max) {
-            fields[n] = p;
+            fields[n] = start;
         }
         n++;
-        char *comma = strchr(p, ',');
-        char *end = comma != NULL ? comma : p + strlen(p);
-        char *trim = end;
-        while (trim > p && (trim[-1] == ' ' || trim[-1] == '\t')) {
-            trim--;
-        }
-        *trim = '\0';
-        if (comma == NULL) {
+        bool last = *p == '\0';
+        *end = '\0';
+        if (last) {
             break;
         }
-        p = comma + 1;
+        p++;
     }
     return n;
 }
@@ -122,6 +153,10 @@ static bool parse_header(char *line, batch_state *s, const char *path, const cli
 {
     char *fields[MAX_COLUMNS];
     int n = split(line, fields, MAX_COLUMNS);
+    if (n < 0) {
+        cli_fail(io, "calc", EXIT_DATA, "%s: line 1: a quoted column name is not closed", path);
+        return false;
+    }
     if (n > MAX_COLUMNS) {
         cli_fail(io, "calc", EXIT_DATA, "%s: line 1: more than %d columns", path, MAX_COLUMNS);
         return false;
@@ -224,7 +259,9 @@ static void process_row(char *line, long long line_no, batch_state *s, const cli
     occ_result r;
     occ_error err;
     bool ok = false;
-    if (n != s->columns) {
+    if (n < 0) {
+        snprintf(msg, sizeof msg, "a quoted field is not closed");
+    } else if (n != s->columns) {
         snprintf(msg, sizeof msg, "%d fields; the header has %d%s", n, s->columns,
                  n > s->columns ? " (the extra fields are not echoed)" : "");
     } else if (row_to_launch(fields, s, &dev, &k, msg, sizeof msg)) {
@@ -239,19 +276,24 @@ static void process_row(char *line, long long line_no, batch_state *s, const cli
         fputs(echo, io->out);
     } else {
         /* Keep the output rectangular: the row's fields padded with empty
-           ones or cut to the header's count; the error says which. */
+           ones or cut to the header's count (quoted again where needed);
+           the error says which. An unclosed quote leaves empty fields. */
         for (int i = 0; i < s->columns; i++) {
             if (i > 0) {
                 fputc(',', io->out);
             }
             if (i < n && i < MAX_COLUMNS) {
-                fputs(fields[i], io->out);
+                if (strpbrk(fields[i], ",\"") != NULL) {
+                    put_csv_quoted(io->out, fields[i]);
+                } else {
+                    fputs(fields[i], io->out);
+                }
             }
         }
     }
     if (!ok) {
         /* The result columns stay empty; the error column says why. */
-        fputs(",,,,,,,,,,", io->out);
+        fputs(",,,,,,,,,,,", io->out);
         put_csv_quoted(io->out, msg);
         fputc('\n', io->out);
         if (s->bad_rows++ == 0) {
@@ -259,7 +301,7 @@ static void process_row(char *line, long long line_no, batch_state *s, const cli
         }
         return;
     }
-    char out[256];
+    char out[384];
     char *p = put_int(out, r.blocks_per_sm);
     p = put_int(p, r.warps_per_sm);
     p += snprintf(p, 32, ",%.6g", r.occupancy);
@@ -274,6 +316,13 @@ static void process_row(char *line, long long line_no, batch_state *s, const cli
     size_t len = strlen(limiters);
     memcpy(p, limiters, len);
     p += len;
+    *p++ = ',';
+    if (r.exceeds_launch_bounds) {
+        /* The driver's occupancy API ignores launch bounds, so the numbers
+           stand, but the launch itself fails. */
+        p += snprintf(p, 96, "\"%d threads exceed __launch_bounds__ (%d): the launch fails\"",
+                      r.threads_per_block, k.max_threads_per_block);
+    }
     *p++ = ',';
     *p++ = '\n';
     fwrite(out, 1, (size_t)(p - out), io->out);
@@ -315,7 +364,7 @@ int calc_batch(const char *path, const cli_io *io)
             }
             fprintf(io->out,
                     "%s,blocks_per_sm,warps_per_sm,occupancy,limit_warps,limit_blocks,"
-                    "limit_registers,limit_shared_mem,limit_barriers,limiter,error\n",
+                    "limit_registers,limit_shared_mem,limit_barriers,limiter,warning,error\n",
                     line);
             header = true;
             continue;

@@ -69,7 +69,8 @@ int cli_fail(const cli_io *io, const char *command, int code, const char *format
 
 /* --- values (parse.c) --------------------------------------------------- */
 
-/* A whole decimal number in [lo, hi]; false on anything else. */
+/* A whole decimal number in [lo, hi]; false on anything else, and on any
+   value beyond about 3.4e10 whatever the range (no caller needs more). */
 bool cli_parse_int(const char *text, long long lo, long long hi, long long *out);
 
 /* Bytes: "1024", "48K", "48KB", "48KiB", "1.5KiB", "2M" (K = 1024). */

@@ -165,8 +165,8 @@ static const char *const description =
     "--batch reads CSV with the header gpu,threads,regs,smem,dyn_smem,carveout\n"
     "(optional columns max_threads, barriers) and writes each row followed by\n"
     "blocks_per_sm,warps_per_sm,occupancy,limit_warps,limit_blocks,limit_registers,\n"
-    "limit_shared_mem,limit_barriers,limiter,error. A bad row gets an error and the\n"
-    "run goes on; the exit status is then 1.";
+    "limit_shared_mem,limit_barriers,limiter,warning,error. A bad row gets an error and\n"
+    "the run goes on; the exit status is then 1. Quoted CSV fields are understood.";
 
 int cmd_calc(int argc, char **argv, const cli_io *io)
 {

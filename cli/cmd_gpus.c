@@ -32,8 +32,15 @@ static void print_table(FILE *out)
 {
     char arch[16];
     char text[32];
-    fprintf(out, "%-24s %-7s %5s %6s %7s %9s %9s %8s  %s\n", "name", "arch", "SMs", "warps",
-            "blocks", "regs", "smem/SM", "L2 MB", "aliases");
+    int width = 4;
+    for (int i = 0; i < occ_gpu_count(); i++) {
+        occ_device d;
+        occ_gpu_at(i, &d, NULL, NULL);
+        int len = (int)strlen(d.name);
+        width = len > width ? len : width;
+    }
+    fprintf(out, "%-*s %-7s %5s %6s %7s %9s %9s %8s  %s\n", width, "name", "arch", "SMs",
+            "warps", "blocks", "regs", "smem/SM", "L2 MB", "aliases");
     for (int i = 0; i < occ_gpu_count(); i++) {
         occ_device d;
         bool named;
@@ -48,7 +55,7 @@ static void print_table(FILE *out)
         if (d.l2_bytes > 0) {
             snprintf(l2, sizeof l2, "%.1f", d.l2_bytes / (1024.0 * 1024.0));
         }
-        fprintf(out, "%-24s %-7s %5s %6d %7d %9d %9s %8s ", d.name, arch, sms,
+        fprintf(out, "%-*s %-7s %5s %6d %7d %9d %9s %8s ", width, d.name, arch, sms,
                 occ_device_max_warps_per_sm(&d), d.max_blocks_per_sm, d.regs_per_sm,
                 cli_format_bytes(d.smem_per_sm_bytes, text, sizeof text), l2);
         for (int a = 0; aliases[a] != NULL; a++) {

@@ -167,7 +167,15 @@ bool cli_load_gpu_file(const char *path, occ_device *out, char *msg, size_t cap)
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (root == NULL) {
         if (jerr.line < 0) {
-            snprintf(msg, cap, "%s: %s", path, jerr.text);
+            /* jansson's own text names the path already ("unable to open
+               x.json: ..."); keep one copy, ours, at the front. */
+            const char *text = jerr.text;
+            const char *named = strstr(text, path);
+            if (named != NULL) {
+                text = named + strlen(path);
+                text += strspn(text, ": ");
+            }
+            snprintf(msg, cap, "%s: cannot read: %s", path, text);
         } else {
             snprintf(msg, cap, "%s: line %d column %d: %s", path, jerr.line, jerr.column,
                      jerr.text);

@@ -313,8 +313,9 @@ const occ_named_gpu occ__named_table[] = {
         .name = "H100 NVL",
         .aliases = NULL,
         .cc_major = 9, .cc_minor = 0,         /* CUDA GPUs (H100: 9.0) */
-        .sm_count = 0,                        /* unknown: the H100 NVL datasheet states no
-                                                 SM count and no device report was found */
+        .sm_count = 132,                      /* 16,896 FP32 CUDA cores per GPU (NVIDIA's
+                                                 H100 NVL product listings) / 128 per SM
+                                                 (H100 whitepaper, table 3) */
         .sm_clock_mhz = 0,                    /* unknown: not in the H100 NVL datasheet */
         .mem_bandwidth_gb_per_s = 3900,       /* H100 datasheet (2024), H100 NVL: 3.9 TB/s */
         .l2_bytes = 0,                        /* unknown: not in the H100 NVL datasheet */

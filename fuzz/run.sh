@@ -1,0 +1,42 @@
+#!/bin/sh
+# fuzz/run.sh - runs every libFuzzer binary of a build for a while; exits non-zero if any
+# of them finds a crash, a sanitizer report, a timeout or a leak.
+#
+# usage: fuzz/run.sh BUILD_DIR [SECONDS]    (SECONDS per target, default 30)
+# The build comes from: CC=clang-14 cmake -S . -B build-fuzz -DOCC_FUZZ=ON -DOCC_TESTS=OFF \
+#                       -DOCC_BENCH=OFF && cmake --build build-fuzz
+#
+# New interesting inputs go to a scratch directory, so the checked-in seeds stay small.
+# A crash leaves its reproducer in BUILD_DIR/fuzz-artifacts/<target>/. Keeping it is a
+# manual step, on purpose (a human names it and checks it is minimal): fix the bug, then
+#   cp BUILD_DIR/fuzz-artifacts/<target>/crash-<hash> fuzz/corpus/<target>/crash-<what>
+# so the replay test (ctest -L fuzz) guards against the bug from then on. Reproduce with
+#   BUILD_DIR/fuzz_<target> BUILD_DIR/fuzz-artifacts/<target>/crash-<hash>
+set -u
+
+build=${1:?usage: fuzz/run.sh BUILD_DIR [SECONDS]}
+seconds=${2:-30}
+here=$(cd "$(dirname "$0")" && pwd)
+status=0
+
+for target in gpu_file batch; do
+    binary="$build/fuzz_$target"
+    if [ ! -x "$binary" ]; then
+        echo "run.sh: $binary is missing; configure the build with CC=clang-14 -DOCC_FUZZ=ON" >&2
+        exit 2
+    fi
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/occ-fuzz-$target-XXXXXX")
+    artifacts="$build/fuzz-artifacts/$target"
+    mkdir -p "$artifacts"
+    echo "== fuzz_$target for ${seconds}s"
+    # -max_len covers the batch reader's 4000-byte line limit; -timeout turns a hang into a
+    # failure; the first corpus directory receives new inputs, the second is read only.
+    if ! "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+            -print_final_stats=1 -artifact_prefix="$artifacts/" \
+            "$scratch" "$here/corpus/$target"; then
+        echo "run.sh: fuzz_$target failed; reproducer in $artifacts/" >&2
+        status=1
+    fi
+    rm -rf "$scratch"
+done
+exit $status
