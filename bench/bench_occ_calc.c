@@ -19,6 +19,8 @@
 
 #ifdef OCC_HAVE_CUDA_OCCUPANCY_H
 #include <cuda_occupancy.h>
+
+#include "header_bridge.h"
 #endif
 
 #define CONFIGS 100000
@@ -104,31 +106,10 @@ static void bench_calc(void)
     }
     double occ_ns[ROUNDS];
 #ifdef OCC_HAVE_CUDA_OCCUPANCY_H
-    cudaOccDeviceProp prop;
-    memset(&prop, 0, sizeof prop);
-    prop.computeMajor = d.cc_major;
-    prop.computeMinor = d.cc_minor;
-    prop.maxThreadsPerBlock = d.max_threads_per_block;
-    prop.maxThreadsPerMultiprocessor = d.max_threads_per_sm;
-    prop.regsPerBlock = d.regs_per_block;
-    prop.regsPerMultiprocessor = d.regs_per_sm;
-    prop.warpSize = d.warp_size_threads;
-    prop.sharedMemPerBlock = (size_t)d.smem_per_block_bytes;
-    prop.sharedMemPerMultiprocessor = (size_t)d.smem_per_sm_bytes;
-    prop.numSms = d.sm_count;
-    prop.sharedMemPerBlockOptin = (size_t)d.smem_per_block_optin_bytes;
-    prop.reservedSharedMemPerBlock = (size_t)d.smem_reserved_per_block_bytes;
+    cudaOccDeviceProp prop = bridge_device(&d);
     for (int i = 0; i < CONFIGS; i++) {
-        memset(&attrs[i], 0, sizeof attrs[i]);
-        attrs[i].maxThreadsPerBlock = 1024;
-        attrs[i].numRegs = kernels[i].regs_per_thread;
-        attrs[i].sharedSizeBytes = (size_t)kernels[i].static_smem_bytes;
-        attrs[i].shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-        attrs[i].maxDynamicSharedSizeBytes =
-            (size_t)(d.smem_per_block_optin_bytes - kernels[i].static_smem_bytes);
-        attrs[i].numBlockBarriers = 1;
-        memset(&states[i], 0, sizeof states[i]);
-        states[i].carveoutConfig = kernels[i].carveout_percent;
+        attrs[i] = bridge_kernel(&d, &kernels[i]);
+        states[i] = bridge_state(&kernels[i]);
     }
     double header_ns[ROUNDS];
     time_occ(&d); /* warm-up */
@@ -192,7 +173,11 @@ static void bench_batch(long rows)
 
 int main(int argc, char **argv)
 {
-    long rows = argc > 1 ? atol(argv[1]) : 1000000;
+    long rows = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
+    if (rows < 1) {
+        fprintf(stderr, "usage: bench_occ_calc [ROWS]\n");
+        return 2;
+    }
     bench_calc();
     bench_batch(rows);
     return 0;

@@ -80,20 +80,10 @@ occ_status occ_max_potential_block_size(const occ_device *d, const occ_kernel *k
 /* The driver's answer: shared memory per SM split evenly, capped [OCH]. */
 static long long driver_available(const occ_device *d, const occ_kernel *k, int num_blocks)
 {
-    long long max_dyn = k->max_dyn_smem_bytes == OCC_DYN_SMEM_OPTIN_MAX
-                            ? (long long)d->smem_per_block_optin_bytes - k->static_smem_bytes
-                            : k->max_dyn_smem_bytes;
-    bool optin = k->max_dyn_smem_bytes != OCC_DYN_SMEM_NO_OPTIN;
-    if (!optin) {
-        /* Without opt-in the attribute reads the default limit less static. */
-        max_dyn = (long long)d->smem_per_block_bytes - k->static_smem_bytes;
-    }
+    long long max_dyn = occ__max_dyn_smem(d, k);
     /* Asked with the whole SM as the candidate usage, so an opted-in kernel
-       always gets the opt-in limit. */
-    long long per_block = optin && d->smem_per_sm_bytes > d->smem_per_block_bytes
-                              ? d->smem_per_block_optin_bytes
-                              : d->smem_per_block_bytes;
-    per_block += d->smem_reserved_per_block_bytes;
+       always gets the opt-in limit [OCH]. */
+    long long per_block = occ__smem_block_limit(d, k, d->smem_per_sm_bytes);
 
     long long smem_sm;
     if (num_blocks == 1) {

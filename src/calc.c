@@ -63,12 +63,6 @@ void occ_kernel_init(occ_kernel *k)
     k->partitioned_gc = OCC_PGC_OFF;
 }
 
-/* The largest opt-in a kernel may set: cudaFuncSetAttribute refuses more. */
-static int optin_ceiling(const occ_device *d, const occ_kernel *k)
-{
-    return d->smem_per_block_optin_bytes - k->static_smem_bytes;
-}
-
 /* One pass over the usual case, so occ_calc pays for the full checks and
    their messages only when something is out of range. Unsigned compares
    fold each "lo <= x <= hi" into one test. */
@@ -132,10 +126,11 @@ occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_err
         return fail_value(err, d, "carveout", k->carveout_percent,
                           ": must be -1 (default) or a percentage 0 to ", 100, " on ");
     }
-    if (k->max_dyn_smem_bytes < OCC_DYN_SMEM_NO_OPTIN ||
-        k->max_dyn_smem_bytes > optin_ceiling(d, k)) {
+    /* The largest opt-in a kernel may set: cudaFuncSetAttribute refuses more. */
+    int optin_ceiling = d->smem_per_block_optin_bytes - k->static_smem_bytes;
+    if (k->max_dyn_smem_bytes < OCC_DYN_SMEM_NO_OPTIN || k->max_dyn_smem_bytes > optin_ceiling) {
         return fail_value(err, d, "max_dyn_smem", k->max_dyn_smem_bytes,
-                          ": the opt-in must be at most ", optin_ceiling(d, k),
+                          ": the opt-in must be at most ", optin_ceiling,
                           " bytes (the opt-in maximum less static shared memory) on ");
     }
     if (k->partitioned_gc < OCC_PGC_OFF || k->partitioned_gc > OCC_PGC_ON_STRICT) {
@@ -148,10 +143,12 @@ occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_err
 /*
  * Blocks the register file holds, split over `sub_partitions` schedulers.
  * May turn partitioned caching off, as the driver does when a block cannot
- * fit in half an SM. Returns 0 when a block cannot launch at all.
+ * fit in half an SM. Returns 0 with *too_big set when one block needs more
+ * registers than a block may hold (the launch fails).
  */
-static int regs_limit(const occ_device *d, int regs_per_warp, int warps_per_block,
-                      int sub_partitions, occ_partitioned_gc *gc, int *warps_by_regs)
+static inline int regs_limit(const occ_device *d, int regs_per_warp, int warps_per_block,
+                      int sub_partitions, occ_partitioned_gc *gc, int *warps_by_regs,
+                      bool *too_big)
 {
     /* At most 255 x 32 rounded up, times at most 2048 warps: fits an int. */
     int regs_per_block = regs_per_warp * warps_per_block;
@@ -159,7 +156,8 @@ static int regs_limit(const occ_device *d, int regs_per_warp, int warps_per_bloc
        sub-partition at once, so the warp count rounds up to them [OCH]. */
     int regs_assumed = regs_per_warp * round_up(warps_per_block, sub_partitions);
     *warps_by_regs = 0;
-    if (regs_assumed > d->regs_per_block || regs_per_block > d->regs_per_block) {
+    *too_big = regs_assumed > d->regs_per_block || regs_per_block > d->regs_per_block;
+    if (*too_big) {
         return 0;
     }
     if (regs_per_warp == 0) {
@@ -205,14 +203,8 @@ static void smem_limit(const occ_device *d, const occ_kernel *k, occ_result *r,
         alloc = round_up(static_total + k->dyn_smem_bytes, d->smem_alloc_unit_bytes);
     }
     bool optin = k->max_dyn_smem_bytes != OCC_DYN_SMEM_NO_OPTIN;
-    int max_dyn = k->max_dyn_smem_bytes == OCC_DYN_SMEM_OPTIN_MAX ? optin_ceiling(d, k)
-                                                                  : k->max_dyn_smem_bytes;
-    /* The opt-in limit applies once the kernel could use more than the
-       default per block; the reserved bytes come on top [OCH]. */
-    int per_block = optin && static_total + max_dyn > d->smem_per_block_bytes
-                        ? d->smem_per_block_optin_bytes
-                        : d->smem_per_block_bytes;
-    per_block += d->smem_reserved_per_block_bytes;
+    int max_dyn = occ__max_dyn_smem(d, k);
+    int per_block = occ__smem_block_limit(d, k, (long long)static_total + max_dyn);
 
     int preferred = smem_preferred(d, k->carveout_percent);
     r->smem_preferred_bytes = preferred;
@@ -242,9 +234,9 @@ static void smem_limit(const occ_device *d, const occ_kernel *k, occ_result *r,
     r->limit_shared_mem = alloc > 0 ? smem_sm / alloc : OCC_UNLIMITED;
 }
 
-occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *r, occ_error *err)
+occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *result, occ_error *err)
 {
-    if (r == NULL) {
+    if (result == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "result", "result is NULL");
     }
     if (d == NULL || k == NULL || !kernel_plainly_valid(d, k)) {
@@ -254,6 +246,11 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *r, occ
         }
     }
 
+    /* Work in a local result: stores to the caller's struct could alias the
+       device's ints, which would make the compiler reload them after every
+       store. One copy at the end is cheaper. */
+    occ_result local;
+    occ_result *r = &local;
     const int threads = k->block_x * k->block_y * k->block_z;
     const int warps_per_block = (threads + WARP - 1) / WARP;
     const int max_warps = d->max_threads_per_sm / WARP;
@@ -268,21 +265,21 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *r, occ
     int regs_per_warp = round_up(k->regs_per_thread * WARP, d->reg_alloc_unit);
     r->regs_per_warp_allocated = regs_per_warp;
     r->regs_per_block_allocated = regs_per_warp * warps_per_block;
+    bool too_big;
     r->limit_registers = regs_limit(d, regs_per_warp, warps_per_block, d->sub_partitions_per_sm,
-                                    &gc, &r->warps_per_sm_by_regs);
+                                    &gc, &r->warps_per_sm_by_regs, &too_big);
     if (r->limit_registers > 0 && d->reg_fit_sub_partitions > 0) {
+        /* GP100: a block that could not run on GP10x may not run here. */
         occ_partitioned_gc gc_other = gc;
-        int unused;
+        int unused_warps;
+        bool unused_too_big;
         if (regs_limit(d, regs_per_warp, warps_per_block, d->reg_fit_sub_partitions, &gc_other,
-                       &unused) == 0) {
+                       &unused_warps, &unused_too_big) == 0) {
             r->limit_registers = 0;
         }
     }
     if (r->limit_registers == 0) {
-        bool block_fits = r->regs_per_block_allocated <= d->regs_per_block &&
-                          regs_per_warp * round_up(warps_per_block, d->sub_partitions_per_sm) <=
-                              d->regs_per_block;
-        zero = block_fits ? OCC_ZERO_REGS_PER_SM : OCC_ZERO_REGS_PER_BLOCK;
+        zero = too_big ? OCC_ZERO_REGS_PER_BLOCK : OCC_ZERO_REGS_PER_SM;
     }
 
     /* Warp slots: half of them per block when partitioned caching is on. */
@@ -306,11 +303,10 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *r, occ
     }
 
     int blocks = r->limit_warps;
-    const int limits[] = {r->limit_registers, r->limit_shared_mem, r->limit_blocks,
-                          r->limit_barriers};
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-        blocks = limits[i] < blocks ? limits[i] : blocks;
-    }
+    blocks = r->limit_registers < blocks ? r->limit_registers : blocks;
+    blocks = r->limit_shared_mem < blocks ? r->limit_shared_mem : blocks;
+    blocks = r->limit_blocks < blocks ? r->limit_blocks : blocks;
+    blocks = r->limit_barriers < blocks ? r->limit_barriers : blocks;
     r->limiters = 0;
     r->limiters |= r->limit_warps == blocks ? OCC_LIMITER_WARPS : 0u;
     r->limiters |= r->limit_registers == blocks ? OCC_LIMITER_REGISTERS : 0u;
@@ -329,5 +325,6 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *r, occ
     r->warps_per_sm = blocks * warps_per_block;
     r->threads_per_sm = blocks * threads;
     r->occupancy = (double)r->warps_per_sm / (double)max_warps;
+    *result = local;
     return OCC_OK;
 }

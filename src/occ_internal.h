@@ -45,15 +45,42 @@ occ_status occ__fail(occ_error *err, occ_status status, const char *field,
 size_t occ__strlen(const char *s);
 void occ__strlcpy(char *dst, const char *src, size_t cap);
 
+/* The kernel's cudaFuncAttributeMaxDynamicSharedMemorySize in bytes: the
+   opt-in maximum less static memory for OCC_DYN_SMEM_OPTIN_MAX, the default
+   per-block limit less static memory when the kernel never opted in. */
+static inline int occ__max_dyn_smem(const occ_device *d, const occ_kernel *k)
+{
+    if (k->max_dyn_smem_bytes == OCC_DYN_SMEM_OPTIN_MAX) {
+        return d->smem_per_block_optin_bytes - k->static_smem_bytes;
+    }
+    if (k->max_dyn_smem_bytes == OCC_DYN_SMEM_NO_OPTIN) {
+        return d->smem_per_block_bytes - k->static_smem_bytes;
+    }
+    return k->max_dyn_smem_bytes;
+}
+
+/* The most shared memory one block may be allocated, reserved bytes
+   included: the opt-in limit once the kernel has opted in and could use
+   more than the default (`usage_bytes`), else the default [OCH]. */
+static inline int occ__smem_block_limit(const occ_device *d, const occ_kernel *k,
+                                        long long usage_bytes)
+{
+    bool optin = k->max_dyn_smem_bytes != OCC_DYN_SMEM_NO_OPTIN;
+    int limit = optin && usage_bytes > d->smem_per_block_bytes ? d->smem_per_block_optin_bytes
+                                                               : d->smem_per_block_bytes;
+    return limit + d->smem_reserved_per_block_bytes;
+}
+
 /* The device's display name for messages: "sm_90" or "H200 (sm_90)". */
 void occ__device_label(const occ_device *device, char *out, size_t cap);
 
 /* Smallest carveout step >= bytes; -1 if bytes exceeds the largest step.
-   Inline and branch-free (it counts the steps below `bytes`): occ_calc
-   asks on every call, and a search that exits early mispredicts. */
+   Inline and branch-free: it counts the steps below `bytes` over every
+   slot, independent compares the compiler can vectorise. occ_calc asks on
+   every call; an early-exit scan mispredicts on varied inputs, and a
+   binary search chains its compares (both measured slower). */
 static inline int occ__carveout_align_up(const occ_device *device, int bytes)
 {
-    /* A fixed trip count over every slot lets the compiler vectorise it. */
     int below = 0;
     for (int i = 0; i < OCC_MAX_CARVEOUT_STEPS; i++) {
         below += (i < device->carveout_step_count) & (device->carveout_steps_bytes[i] < bytes);

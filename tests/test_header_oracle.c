@@ -23,6 +23,8 @@
 #ifdef OCC_HAVE_CUDA_OCCUPANCY_H
 #include <cuda_occupancy.h>
 
+#include "header_bridge.h"
+
 /* Deterministic xorshift64*, so a failure reproduces from its index. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(uint32_t bound)
@@ -31,50 +33,6 @@ static uint32_t rnd(uint32_t bound)
     rng_state ^= rng_state << 25;
     rng_state ^= rng_state >> 27;
     return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 33) % bound;
-}
-
-static cudaOccDeviceProp header_device(const occ_device *d)
-{
-    cudaOccDeviceProp p;
-    memset(&p, 0, sizeof p);
-    p.computeMajor = d->cc_major;
-    p.computeMinor = d->cc_minor;
-    p.maxThreadsPerBlock = d->max_threads_per_block;
-    p.maxThreadsPerMultiprocessor = d->max_threads_per_sm;
-    p.regsPerBlock = d->regs_per_block;
-    p.regsPerMultiprocessor = d->regs_per_sm;
-    p.warpSize = d->warp_size_threads;
-    p.sharedMemPerBlock = (size_t)d->smem_per_block_bytes;
-    p.sharedMemPerMultiprocessor = (size_t)d->smem_per_sm_bytes;
-    p.numSms = d->sm_count > 0 ? d->sm_count : 100;
-    p.sharedMemPerBlockOptin = (size_t)d->smem_per_block_optin_bytes;
-    p.reservedSharedMemPerBlock = (size_t)d->smem_reserved_per_block_bytes;
-    return p;
-}
-
-/* The attributes cudaFuncGetAttributes would give the same kernel. */
-static cudaOccFuncAttributes header_kernel(const occ_device *d, const occ_kernel *k)
-{
-    cudaOccFuncAttributes a;
-    memset(&a, 0, sizeof a);
-    a.maxThreadsPerBlock = k->max_threads_per_block > 0 ? k->max_threads_per_block
-                                                        : d->max_threads_per_block;
-    a.numRegs = k->regs_per_thread;
-    a.sharedSizeBytes = (size_t)k->static_smem_bytes;
-    a.partitionedGCConfig = (cudaOccPartitionedGCConfig)k->partitioned_gc;
-    if (k->max_dyn_smem_bytes == OCC_DYN_SMEM_NO_OPTIN) {
-        /* The attribute's value when nobody opted in: the default less static. */
-        a.shmemLimitConfig = FUNC_SHMEM_LIMIT_DEFAULT;
-        a.maxDynamicSharedSizeBytes = (size_t)(d->smem_per_block_bytes - k->static_smem_bytes);
-    } else {
-        a.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-        a.maxDynamicSharedSizeBytes =
-            (size_t)(k->max_dyn_smem_bytes == OCC_DYN_SMEM_OPTIN_MAX
-                         ? d->smem_per_block_optin_bytes - k->static_smem_bytes
-                         : k->max_dyn_smem_bytes);
-    }
-    a.numBlockBarriers = k->barriers;
-    return a;
 }
 
 static int from_header_limit(int v)
@@ -116,11 +74,9 @@ static long long compared;
 
 static void compare_one(const occ_device *d, const occ_kernel *k, long long index)
 {
-    cudaOccDeviceProp prop = header_device(d);
-    cudaOccFuncAttributes attr = header_kernel(d, k);
-    cudaOccDeviceState state;
-    memset(&state, 0, sizeof state);
-    state.carveoutConfig = k->carveout_percent;
+    cudaOccDeviceProp prop = bridge_device(d);
+    cudaOccFuncAttributes attr = bridge_kernel(d, k);
+    cudaOccDeviceState state = bridge_state(k);
     cudaOccResult want;
     memset(&want, 0, sizeof want);
     cudaOccError status =
@@ -232,16 +188,14 @@ static void test_max_potential_block_size_equal_header(void **state)
     for (int a = 0; a < occ__arch_count; a++) {
         occ_device d = occ__arch_table[a];
         d.sm_count = 100;
-        cudaOccDeviceProp prop = header_device(&d);
+        cudaOccDeviceProp prop = bridge_device(&d);
         for (int i = 0; i < 3000; i++) {
             occ_kernel k;
             random_kernel(&d, &k);
             k.dyn_smem_bytes = (int)rnd(3) == 0 ? k.dyn_smem_bytes : (int)rnd(8192);
             size_t (*fn)(int) = smem_fns[rnd(4)];
-            cudaOccFuncAttributes attr = header_kernel(&d, &k);
-            cudaOccDeviceState st;
-            memset(&st, 0, sizeof st);
-            st.carveoutConfig = k.carveout_percent;
+            cudaOccFuncAttributes attr = bridge_kernel(&d, &k);
+            cudaOccDeviceState st = bridge_state(&k);
             int want_grid = -1;
             int want_block = -1;
             cudaOccError status = cudaOccMaxPotentialOccupancyBlockSize(
@@ -272,7 +226,7 @@ static void test_available_dyn_smem_equal_header(void **state)
     long long refused = 0;
     for (int a = 0; a < occ__arch_count; a++) {
         const occ_device *d = &occ__arch_table[a];
-        cudaOccDeviceProp prop = header_device(d);
+        cudaOccDeviceProp prop = bridge_device(d);
         for (int i = 0; i < 4000; i++) {
             occ_kernel k;
             random_kernel(d, &k);
@@ -284,10 +238,8 @@ static void test_available_dyn_smem_equal_header(void **state)
             if (rnd(4) == 0) {
                 blocks = 1 + (int)rnd((uint32_t)d->max_blocks_per_sm);
             }
-            cudaOccFuncAttributes attr = header_kernel(d, &k);
-            cudaOccDeviceState st;
-            memset(&st, 0, sizeof st);
-            st.carveoutConfig = k.carveout_percent;
+            cudaOccFuncAttributes attr = bridge_kernel(d, &k);
+            cudaOccDeviceState st = bridge_state(&k);
             size_t want = 0;
             cudaOccError status = cudaOccAvailableDynamicSMemPerBlock(&want, &prop, &attr, &st,
                                                                       blocks, k.block_x);
