@@ -20,9 +20,9 @@ run: all
 	@echo '$$ occ calc --gpu H200 --threads 256 --regs 64 --smem 16K'
 	@$(BUILD)/occ calc --gpu H200 --threads 256 --regs 64 --smem 16K
 
-# Every test twice (warnings as errors, then under ASan + UBSan), then each
-# file parser's libFuzzer target for FUZZ_SECONDS.
-test: deps-test test-release test-asan fuzz
+# Every test twice (warnings as errors, then under ASan + UBSan), with each
+# file parser's libFuzzer target run for FUZZ_SECONDS in between.
+test: deps-test test-release fuzz test-asan
 
 test-release:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCC_WERROR=ON $(CMAKE_FLAGS) >/dev/null

@@ -31,10 +31,15 @@ for target in gpu_file batch; do
     echo "== fuzz_$target for ${seconds}s"
     # -max_len covers the batch reader's 4000-byte line limit; -timeout turns a hang into a
     # failure; the first corpus directory receives new inputs, the second is read only.
-    if ! "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    # libFuzzer's progress goes to a log; the summary and any failure are shown.
+    log="$build/fuzz-$target.log"
+    if "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
             -print_final_stats=1 -artifact_prefix="$artifacts/" \
-            "$scratch" "$here/corpus/$target"; then
-        echo "run.sh: fuzz_$target failed; reproducer in $artifacts/" >&2
+            "$scratch" "$here/corpus/$target" > "$log" 2>&1; then
+        grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)" "$log"
+    else
+        tail -n 40 "$log" >&2
+        echo "run.sh: fuzz_$target failed; reproducer in $artifacts/, log in $log" >&2
         status=1
     fi
     rm -rf "$scratch"

@@ -147,8 +147,8 @@ occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_err
  * registers than a block may hold (the launch fails).
  */
 static inline int regs_limit(const occ_device *d, int regs_per_warp, int warps_per_block,
-                      int sub_partitions, occ_partitioned_gc *gc, int *warps_by_regs,
-                      bool *too_big)
+                             int sub_partitions, occ_partitioned_gc *gc, int *warps_by_regs,
+                             bool *too_big)
 {
     /* At most 255 x 32 rounded up, times at most 2048 warps: fits an int. */
     int regs_per_block = regs_per_warp * warps_per_block;
@@ -164,10 +164,7 @@ static inline int regs_limit(const occ_device *d, int regs_per_warp, int warps_p
         *warps_by_regs = d->max_threads_per_sm / WARP;
         return OCC_UNLIMITED;
     }
-    int regs_per_sub = (sub_partitions & (sub_partitions - 1)) == 0
-                           ? d->regs_per_sm >> __builtin_ctz((unsigned)sub_partitions)
-                           : d->regs_per_sm / sub_partitions;
-    int warps_per_sub = regs_per_sub / regs_per_warp;
+    int warps_per_sub = (d->regs_per_sm / sub_partitions) / regs_per_warp;
     *warps_by_regs = warps_per_sub * sub_partitions;
     int blocks = 0;
     if (*gc != OCC_PGC_OFF) {
