@@ -55,11 +55,11 @@ static void print_table(FILE *out)
         if (d.l2_bytes > 0) {
             snprintf(l2, sizeof l2, "%.1f", d.l2_bytes / (1024.0 * 1024.0));
         }
-        fprintf(out, "%-*s %-7s %5s %6d %7d %9d %9s %8s ", width, d.name, arch, sms,
+        fprintf(out, "%-*s %-7s %5s %6d %7d %9d %9s %8s", width, d.name, arch, sms,
                 occ_device_max_warps_per_sm(&d), d.max_blocks_per_sm, d.regs_per_sm,
                 cli_format_bytes(d.smem_per_sm_bytes, text, sizeof text), l2);
         for (int a = 0; aliases[a] != NULL; a++) {
-            fprintf(out, "%s%s", a == 0 ? " " : ", ", aliases[a]);
+            fprintf(out, "%s%s", a == 0 ? "  " : ", ", aliases[a]);
         }
         fputc('\n', out);
     }

@@ -179,12 +179,32 @@ static void test_seed_002_illustrative_sm(void **state)
     assert_int_equal(r.max_warps_per_sm - r.warps_per_sm, 16);
 }
 
+/* Seed 000, day 10: on the T4 the occupancy API suggested 1024 threads a
+   block for a memory-bound kernel (1024 was not the fastest measured; occ
+   only reproduces the suggestion). A light kernel fills the T4's 32 warp
+   slots with one 1024-thread block, the first size the API tries. */
+static void test_seed_000_day10_suggestion(void **state)
+{
+    (void)state;
+    occ_device t4;
+    assert_int_equal(occ_gpu_find("T4", &t4, NULL), OCC_OK);
+    occ_kernel k;
+    occ_kernel_init(&k);
+    k.regs_per_thread = 16;
+    occ_block_size_result pick;
+    assert_int_equal(occ_max_potential_block_size(&t4, &k, 0, NULL, NULL, &pick, NULL), OCC_OK);
+    assert_int_equal(pick.block_size, 1024);
+    assert_int_equal(pick.blocks_per_sm, 1);
+    assert_int_equal(pick.min_grid_size, 40); /* one wave on the T4's 40 SMs */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_cases),
         cmocka_unit_test(test_seed_001_register_granularity),
         cmocka_unit_test(test_seed_002_illustrative_sm),
+        cmocka_unit_test(test_seed_000_day10_suggestion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
