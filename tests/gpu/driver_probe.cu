@@ -49,6 +49,18 @@ template <int N> __global__ void barrier_kernel(float *out)
     out[blockIdx.x * blockDim.x + threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
 }
 
+/* 4 KB of static shared memory plus the dynamic array; one instance per
+   opt-in setting, since cudaFuncSetAttribute is per function. */
+template <int Instance> __global__ void smem_kernel(float *out)
+{
+    __shared__ float fixed[1024];
+    extern __shared__ float dynamic[];
+    fixed[threadIdx.x % 1024] = (float)threadIdx.x;
+    dynamic[threadIdx.x] = fixed[(threadIdx.x + 1) % 1024];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = dynamic[(threadIdx.x + 1) % blockDim.x] + Instance;
+}
+
 __global__ void __launch_bounds__(256) bounded_kernel(float *out)
 {
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
@@ -75,6 +87,72 @@ static void fill_kernel(const cudaFuncAttributes *a, int barriers, occ_kernel *k
     k->static_smem_bytes = (int)a->sharedSizeBytes;
     k->max_threads_per_block = a->maxThreadsPerBlock;
     k->barriers = barriers;
+}
+
+/* Occupancy and available dynamic shared memory for one opt-in setting
+   (optin: OCC_DYN_SMEM_NO_OPTIN or bytes) and one carveout. */
+template <typename F>
+static void compare_optin(const char *name, F func, int optin, int carveout,
+                          const occ_device *dev)
+{
+    if (optin != OCC_DYN_SMEM_NO_OPTIN) {
+        CHECK(cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    }
+    if (carveout != OCC_CARVEOUT_DEFAULT) {
+        CHECK(cudaFuncSetAttribute(func, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   carveout));
+    }
+    cudaFuncAttributes a;
+    CHECK(cudaFuncGetAttributes(&a, func));
+    static const int dyns[] = {0, 1, 20000, 40000, 45056, 45057, 49152, 60000,
+                               100000, 100001, 150000, 228352, 228353};
+    static const int blocks[] = {128, 256, 1024};
+    for (int b : blocks) {
+        for (int dyn : dyns) {
+            int driver = -1;
+            cudaError_t e =
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&driver, func, b, (size_t)dyn);
+            cudaGetLastError();
+            occ_kernel k;
+            fill_kernel(&a, 1, &k);
+            k.block_x = b;
+            k.dyn_smem_bytes = dyn;
+            k.max_dyn_smem_bytes = optin;
+            k.carveout_percent = carveout;
+            occ_result r;
+            occ_error err;
+            if (occ_calc(dev, &k, &r, &err) != OCC_OK) {
+                fprintf(stderr, "occ_calc: %s\n", err.message);
+                exit(1);
+            }
+            /* A request the driver refuses is zero blocks to occ. */
+            int said = e == cudaSuccess ? driver : 0;
+            bool ok = said == r.blocks_per_sm;
+            fprintf(csv, "optin,%s optin=%d carveout=%d,%d,1,%d,%d,%d (%s),%d,,%s\n", name,
+                    optin, carveout, a.numRegs, b, dyn, driver, cudaGetErrorName(e),
+                    r.blocks_per_sm, ok ? "ok" : "MISMATCH");
+            comparisons++;
+            mismatches += !ok;
+        }
+        for (int num = 1; num <= 4; num++) {
+            size_t avail = 0;
+            cudaError_t e = cudaOccupancyAvailableDynamicSMemPerBlock(&avail, func, num, b);
+            cudaGetLastError();
+            occ_kernel k;
+            fill_kernel(&a, 1, &k);
+            k.max_dyn_smem_bytes = optin;
+            k.carveout_percent = carveout;
+            occ_dyn_smem_result got;
+            occ_status st = occ_dyn_smem_available(dev, &k, num, b, &got, NULL);
+            bool ok = e == cudaSuccess ? st == OCC_OK && (size_t)got.driver_bytes == avail
+                                       : st == OCC_ERR_NOT_FOUND;
+            fprintf(csv, "avail_dyn,%s optin=%d carveout=%d,%d,1,%d,%d blocks,%zu (%s),%d,,%s\n",
+                    name, optin, carveout, a.numRegs, b, num, avail, cudaGetErrorName(e),
+                    st == OCC_OK ? got.driver_bytes : -1, ok ? "ok" : "MISMATCH");
+            comparisons++;
+            mismatches += !ok;
+        }
+    }
 }
 
 template <typename F>
@@ -155,6 +233,14 @@ int main(int argc, char **argv)
     compare_kernel("barrier_kernel<8>", barrier_kernel<8>, 8, &dev);
     compare_kernel("barrier_kernel<11>", barrier_kernel<11>, 11, &dev);
     compare_kernel("barrier_kernel<16>", barrier_kernel<16>, 16, &dev);
+
+    /* Dynamic shared memory without opt-in, with opt-in to a size, and with
+       a carveout preference. */
+    compare_optin("smem_kernel<0>", smem_kernel<0>, OCC_DYN_SMEM_NO_OPTIN, OCC_CARVEOUT_DEFAULT,
+                  &dev);
+    compare_optin("smem_kernel<1>", smem_kernel<1>, 100000, OCC_CARVEOUT_DEFAULT, &dev);
+    compare_optin("smem_kernel<2>", smem_kernel<2>, 150000, 25, &dev);
+    compare_optin("smem_kernel<3>", smem_kernel<3>, OCC_DYN_SMEM_NO_OPTIN, 0, &dev);
 
     /* Above the launch bounds: what does the driver answer? */
     cudaFuncAttributes a;
