@@ -63,8 +63,8 @@ static const char *limit_text(int limit, char *buf, size_t cap)
     return buf;
 }
 
-static const occ_limiter order[] = {OCC_LIMITER_REGISTERS, OCC_LIMITER_SHARED_MEM, OCC_LIMITER_WARPS,
-                                    OCC_LIMITER_BLOCKS, OCC_LIMITER_BARRIERS};
+static const occ_limiter order[] = {OCC_LIMITER_REGISTERS, OCC_LIMITER_SHARED_MEM,
+                                    OCC_LIMITER_WARPS, OCC_LIMITER_BLOCKS, OCC_LIMITER_BARRIERS};
 
 static int limit_of(const occ_result *r, occ_limiter which)
 {
@@ -79,8 +79,8 @@ static int limit_of(const occ_result *r, occ_limiter which)
 }
 
 /* One sentence of arithmetic for a binding limit. */
-static void explain_limit(FILE *out, const occ_device *d, const occ_kernel *k,
-                          const occ_result *r, occ_limiter which)
+static void explain_limit(FILE *out, const occ_device *d, const occ_kernel *k, const occ_result *r,
+                          occ_limiter which)
 {
     char text[640];
     char a[32];
@@ -140,9 +140,9 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
     char c[32];
     occ_arch_name(d->cc_major, d->cc_minor, arch, sizeof arch);
     bool generic = strcmp(d->name, arch) == 0;
-    fprintf(out, "%s%s%s%s: %d threads per block (%d warps), %d registers per thread,\n",
-            d->name, generic ? "" : " (", generic ? "" : arch, generic ? "" : ")",
-            r->threads_per_block, r->warps_per_block, k->regs_per_thread);
+    fprintf(out, "%s%s%s%s: %d threads per block (%d warps), %d registers per thread,\n", d->name,
+            generic ? "" : " (", generic ? "" : arch, generic ? "" : ")", r->threads_per_block,
+            r->warps_per_block, k->regs_per_thread);
     fprintf(out, "shared memory %s static + %s dynamic per block\n\n",
             cli_format_bytes(k->static_smem_bytes, a, sizeof a),
             cli_format_bytes(k->dyn_smem_bytes, b, sizeof b));
@@ -175,11 +175,12 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
                 explain_limit(out, d, k, r, order[i]);
             }
         }
-        fprintf(out, "%d %s x %d warps = %d of %d warp slots: %s occupancy.\n",
-                r->blocks_per_sm, blocks(r->blocks_per_sm), r->warps_per_block, r->warps_per_sm, r->max_warps_per_sm,
+        fprintf(out, "%d %s x %d warps = %d of %d warp slots: %s occupancy.\n", r->blocks_per_sm,
+                blocks(r->blocks_per_sm), r->warps_per_block, r->warps_per_sm, r->max_warps_per_sm,
                 percent(r->occupancy, a, sizeof a));
     }
-    fprintf(out, "Allocated per block: %s registers, %s shared memory (%s reserved by the driver).\n",
+    fprintf(out,
+            "Allocated per block: %s registers, %s shared memory (%s reserved by the driver).\n",
             cli_group_digits(r->regs_per_block_allocated, a, sizeof a),
             r->smem_per_block_allocated_bytes == OCC_UNLIMITED
                 ? "too much"
@@ -189,7 +190,9 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
         fprintf(out, "Shared memory carveout: %s configured of %s (preference: %s).\n",
                 cli_format_bytes(r->smem_per_sm_bytes, a, sizeof a),
                 cli_format_bytes(d->smem_per_sm_bytes, b, sizeof b),
-                k->carveout_percent == OCC_CARVEOUT_DEFAULT ? "default" : percent(k->carveout_percent / 100.0, c, sizeof c));
+                k->carveout_percent == OCC_CARVEOUT_DEFAULT
+                    ? "default"
+                    : percent(k->carveout_percent / 100.0, c, sizeof c));
     }
     if (r->exceeds_launch_bounds) {
         char text[320];

@@ -14,24 +14,42 @@ typedef struct int_field {
     size_t offset;
 } int_field;
 
-#define FIELD(name) {#name, offsetof(occ_device, name)}
+#define FIELD(name)                                                                                \
+    {                                                                                              \
+#name, offsetof(occ_device, name)                                                          \
+    }
 static const int_field int_fields[] = {
-    FIELD(cc_major), FIELD(cc_minor), FIELD(warp_size_threads),
-    FIELD(max_threads_per_block), FIELD(max_threads_per_sm), FIELD(max_blocks_per_sm),
-    FIELD(regs_per_sm), FIELD(regs_per_block), FIELD(max_regs_per_thread),
-    FIELD(reg_alloc_unit), FIELD(sub_partitions_per_sm), FIELD(reg_fit_sub_partitions),
-    FIELD(smem_per_sm_bytes), FIELD(smem_per_block_bytes), FIELD(smem_per_block_optin_bytes),
-    FIELD(smem_reserved_per_block_bytes), FIELD(smem_alloc_unit_bytes),
-    FIELD(barriers_per_block_slot), FIELD(sm_count), FIELD(sm_clock_mhz),
-    FIELD(mem_bandwidth_gb_per_s), FIELD(l2_bytes), FIELD(mem_latency_ns),
+    FIELD(cc_major),
+    FIELD(cc_minor),
+    FIELD(warp_size_threads),
+    FIELD(max_threads_per_block),
+    FIELD(max_threads_per_sm),
+    FIELD(max_blocks_per_sm),
+    FIELD(regs_per_sm),
+    FIELD(regs_per_block),
+    FIELD(max_regs_per_thread),
+    FIELD(reg_alloc_unit),
+    FIELD(sub_partitions_per_sm),
+    FIELD(reg_fit_sub_partitions),
+    FIELD(smem_per_sm_bytes),
+    FIELD(smem_per_block_bytes),
+    FIELD(smem_per_block_optin_bytes),
+    FIELD(smem_reserved_per_block_bytes),
+    FIELD(smem_alloc_unit_bytes),
+    FIELD(barriers_per_block_slot),
+    FIELD(sm_count),
+    FIELD(sm_clock_mhz),
+    FIELD(mem_bandwidth_gb_per_s),
+    FIELD(l2_bytes),
+    FIELD(mem_latency_ns),
 };
 #undef FIELD
 static const int field_count = (int)(sizeof int_fields / sizeof int_fields[0]);
 
 /* Fields a description must give when it has no base to start from. */
 static const char *const required_without_base[] = {
-    "cc_major", "max_threads_per_sm", "max_blocks_per_sm", "regs_per_sm",
-    "smem_per_sm_bytes", "smem_per_block_optin_bytes",
+    "cc_major",    "max_threads_per_sm", "max_blocks_per_sm",
+    "regs_per_sm", "smem_per_sm_bytes",  "smem_per_block_optin_bytes",
 };
 
 static bool fail(char *msg, size_t cap, const char *path, const char *text)
@@ -107,7 +125,8 @@ static bool apply_fields(json_t *root, const char *path, occ_device *dev, char *
     char text[256];
     const char *key;
     json_t *value;
-    json_object_foreach(root, key, value) {
+    json_object_foreach(root, key, value)
+    {
         if (strcmp(key, "base") == 0) {
             continue;
         }
@@ -209,7 +228,8 @@ int cli_resolve_gpu(const char *command, const char *gpu_name, const char *gpu_f
                     occ_device *out, const cli_io *io)
 {
     if (gpu_name != NULL && gpu_file != NULL) {
-        return cli_fail(io, command, EXIT_USAGE, "options --gpu and --gpu-file: give one, not both");
+        return cli_fail(io, command, EXIT_USAGE,
+                        "options --gpu and --gpu-file: give one, not both");
     }
     if (gpu_file != NULL) {
         char msg[512];

@@ -106,8 +106,9 @@ occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_err
     }
     if (k->static_smem_bytes < 0 || k->static_smem_bytes > d->smem_per_block_bytes) {
         /* ptxas caps static __shared__ data at the default per-block limit. */
-        return fail_value(err, d, "smem", k->static_smem_bytes, ": static shared memory must be 0 to ",
-                          d->smem_per_block_bytes, " bytes (no opt-in for static data) on ");
+        return fail_value(err, d, "smem", k->static_smem_bytes,
+                          ": static shared memory must be 0 to ", d->smem_per_block_bytes,
+                          " bytes (no opt-in for static data) on ");
     }
     if (k->dyn_smem_bytes < 0) {
         return fail_value(err, d, "dyn_smem", k->dyn_smem_bytes, ": must be 0 or more bytes",

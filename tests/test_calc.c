@@ -35,7 +35,12 @@ typedef struct invalid_case {
 static void threads_1100(occ_kernel *k) { k->block_x = 1100; }
 static void threads_zero(occ_kernel *k) { k->block_x = 0; }
 static void threads_3d(occ_kernel *k) { k->block_x = 16; k->block_y = 16; k->block_z = 8; }
-static void threads_huge(occ_kernel *k) { k->block_x = 2147483647; k->block_y = 2147483647; k->block_z = 2147483647; }
+static void threads_huge(occ_kernel *k)
+{
+    k->block_x = 2147483647;
+    k->block_y = 2147483647;
+    k->block_z = 2147483647;
+}
 static void z_65(occ_kernel *k) { k->block_x = 1; k->block_z = 65; }
 static void regs_256(occ_kernel *k) { k->regs_per_thread = 256; }
 static void regs_neg(occ_kernel *k) { k->regs_per_thread = -1; }
