@@ -96,8 +96,9 @@ static bool pick_base(json_t *root, const char *path, occ_device *out, char *msg
         occ_arch_find(major, minor, out, NULL) == OCC_OK) {
         return true;
     }
-    /* An unknown architecture: start empty and require the limits. */
-    memset(out, 0, sizeof *out);
+    /* An unknown architecture: the limits must be given; the rules every
+       CUDA GPU shares (warp size, per-block limits, allocation units, the
+       reserved KB of 8.0 on) come from the newest generic entry. */
     for (size_t i = 0; i < sizeof required_without_base / sizeof required_without_base[0]; i++) {
         if (json_object_get(root, required_without_base[i]) == NULL) {
             snprintf(text, sizeof text,
@@ -107,16 +108,24 @@ static bool pick_base(json_t *root, const char *path, occ_device *out, char *msg
             return fail(msg, cap, path, text);
         }
     }
-    /* The rules every CUDA GPU shares, so a new part needs only its limits. */
-    out->warp_size_threads = 32;
-    out->max_threads_per_block = 1024;
-    out->max_regs_per_thread = 255;
-    out->reg_alloc_unit = 256;
-    out->sub_partitions_per_sm = 4;
-    out->smem_per_block_bytes = 48 * 1024;
-    out->smem_alloc_unit_bytes = 128;
-    out->smem_reserved_per_block_bytes = 1024;
-    out->regs_per_block = 65536;
+    occ_device shared = {0};
+    for (int i = 0; i < occ_gpu_count(); i++) {
+        occ_device entry;
+        bool named;
+        if (occ_gpu_at(i, &entry, &named, NULL) == OCC_OK && !named) {
+            shared = entry; /* generic entries run oldest to newest */
+        }
+    }
+    memset(out, 0, sizeof *out);
+    out->warp_size_threads = shared.warp_size_threads;
+    out->max_threads_per_block = shared.max_threads_per_block;
+    out->max_regs_per_thread = shared.max_regs_per_thread;
+    out->reg_alloc_unit = shared.reg_alloc_unit;
+    out->sub_partitions_per_sm = shared.sub_partitions_per_sm;
+    out->smem_per_block_bytes = shared.smem_per_block_bytes;
+    out->smem_alloc_unit_bytes = shared.smem_alloc_unit_bytes;
+    out->smem_reserved_per_block_bytes = shared.smem_reserved_per_block_bytes;
+    out->regs_per_block = shared.regs_per_block;
     return true;
 }
 

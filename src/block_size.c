@@ -90,14 +90,10 @@ static long long driver_available(const occ_device *d, const occ_kernel *k, int 
         /* One block may use everything a block may have. */
         smem_sm = per_block;
     } else {
-        smem_sm = d->smem_per_sm_bytes;
-        if (d->carveout_step_count > 0 && k->carveout_percent != OCC_CARVEOUT_DEFAULT) {
-            smem_sm = occ__carveout_align_up(
-                d, (int)((long long)k->carveout_percent * d->smem_per_sm_bytes / 100));
-            if (smem_sm == 0) {
-                /* A zero preference counts as the smallest non-zero step. */
-                smem_sm = occ__carveout_align_up(d, 1);
-            }
+        smem_sm = occ__smem_preferred(d, k->carveout_percent);
+        if (smem_sm == 0) {
+            /* A zero preference counts as the smallest non-zero step. */
+            smem_sm = occ__carveout_align_up(d, 1);
         }
     }
     long long avail = smem_sm / num_blocks;

@@ -180,16 +180,6 @@ static inline int regs_limit(const occ_device *d, int regs_per_warp, int warps_p
     return blocks;
 }
 
-/* Shared memory the carveout preference asks for, before any block is placed. */
-static int smem_preferred(const occ_device *d, int carveout_percent)
-{
-    if (d->carveout_step_count == 0 || carveout_percent == OCC_CARVEOUT_DEFAULT) {
-        return d->smem_per_sm_bytes;
-    }
-    long long want = (long long)carveout_percent * d->smem_per_sm_bytes / 100;
-    return occ__carveout_align_up(d, (int)want); /* at most smem_per_sm_bytes */
-}
-
 static void smem_limit(const occ_device *d, const occ_kernel *k, occ_result *r,
                        occ_zero_reason *zero)
 {
@@ -204,7 +194,7 @@ static void smem_limit(const occ_device *d, const occ_kernel *k, occ_result *r,
     int max_dyn = occ__max_dyn_smem(d, k);
     int per_block = occ__smem_block_limit(d, k, (long long)static_total + max_dyn);
 
-    int preferred = smem_preferred(d, k->carveout_percent);
+    int preferred = occ__smem_preferred(d, k->carveout_percent);
     r->smem_preferred_bytes = preferred;
     r->smem_per_sm_bytes = preferred;
     r->smem_per_block_limit_bytes = per_block;
@@ -314,7 +304,7 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *result
 
     /* cudaOccupancyMaxActiveBlocksPerMultiprocessor answers for a block
        above the kernel's launch bounds as if there were none (measured on
-       an H200, driver 580: docs/results/h200-driver-probe.md), so occ does
+       an H200, driver 580: docs/results/h200-driver-probe/), so occ does
        too, and says that such a launch fails. */
     r->exceeds_launch_bounds = k->max_threads_per_block > 0 && threads > k->max_threads_per_block;
     r->zero_reason = blocks > 0 ? OCC_ZERO_NONE : zero;

@@ -88,4 +88,16 @@ static inline int occ__carveout_align_up(const occ_device *device, int bytes)
     return below < device->carveout_step_count ? device->carveout_steps_bytes[below] : -1;
 }
 
+/* Shared memory the carveout preference asks for, before any block is
+   placed: the SM's maximum by default (and where shared memory is fixed),
+   else the percentage rounded up to a supported step [OCH]. */
+static inline int occ__smem_preferred(const occ_device *d, int carveout_percent)
+{
+    if (d->carveout_step_count == 0 || carveout_percent == OCC_CARVEOUT_DEFAULT) {
+        return d->smem_per_sm_bytes;
+    }
+    long long want = (long long)carveout_percent * d->smem_per_sm_bytes / 100;
+    return occ__carveout_align_up(d, (int)want); /* at most smem_per_sm_bytes */
+}
+
 #endif /* OCC_INTERNAL_H */
