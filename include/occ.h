@@ -323,6 +323,95 @@ occ_status occ_dyn_smem_available(const occ_device *device,
                                   occ_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* Latency model: Little's law for loads in flight                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A memory system seen through Little's law: throughput = bytes in flight /
+ * latency. A kernel keeps bytes in flight = resident warps x 32 threads x
+ * independent loads in flight per thread x bytes per load, per SM; resident
+ * warps (occupancy) and instruction-level parallelism are interchangeable
+ * sources of it. The model is deliberately small and every term can be
+ * calibrated from measurements (occ lab ceiling, occ lab latency and one
+ * residency row; see occ_memory_model_fit and docs/latency-model.md):
+ *
+ *   demand per SM   N_sm = min(warps x 32 x loads x bytes, request limit)
+ *   loaded latency  L(u) = latency_ns x (1 + loaded_latency_factor x u),
+ *                   u = achieved load bandwidth / reachable load bandwidth
+ *   achieved        X = N_sm x active SMs / L(u), solved for X, capped at
+ *                   the reachable bandwidth.
+ *
+ * Units: ns and GB/s (1e9 bytes/s) make bytes/ns = GB/s. The arithmetic is
+ * unit-agnostic: cycles and loads per cycle work as well (Example 7 of the
+ * seeds: 400 cycles x 4 issues/cycle = 1600 loads in flight).
+ */
+typedef struct occ_memory_model {
+    double latency_ns;       /* unloaded latency of one load (DRAM round trip) */
+    double peak_gb_per_s;    /* reachable bandwidth: the datasheet peak, or
+                                better the measured device-to-device copy */
+    double loaded_latency_factor;      /* latency growth at full load; 0: none */
+    double max_bytes_in_flight_per_sm; /* a per-SM request limit; 0: none */
+    int sm_count;                      /* SMs of the GPU */
+} occ_memory_model;
+
+/* The memory model of a named GPU from the database: latency, peak
+   bandwidth and SM count; OCC_ERR_INVALID_DEVICE naming the field when the
+   database does not know one (pass your own numbers then). */
+occ_status occ_memory_model_from_device(const occ_device *device,
+                                        occ_memory_model *out, occ_error *err);
+
+/* One kernel's memory behaviour. */
+typedef struct occ_latency_input {
+    double warps_per_sm;               /* resident warps per SM (occ_result) */
+    double loads_in_flight_per_thread; /* independent loads issued before the
+                                          first result is used (ILP) */
+    double bytes_per_load;             /* per thread and load: 4 for float */
+    int active_sms;                    /* SMs holding warps; 0: all */
+    double bytes_moved_per_byte_loaded; /* all traffic over load traffic: 1.5
+                                           for out = a*x + y; 0 means 1 */
+} occ_latency_input;
+
+/* What bounds the predicted bandwidth. */
+typedef enum occ_latency_bound {
+    OCC_BOUND_LATENCY = 0,       /* too few bytes in flight: more warps or
+                                    more loads per thread would help */
+    OCC_BOUND_BANDWIDTH = 1,     /* enough in flight: memory is saturated */
+    OCC_BOUND_REQUEST_LIMIT = 2  /* the per-SM request limit caps demand */
+} occ_latency_bound;
+
+typedef struct occ_latency_result {
+    double bytes_in_flight_per_sm;        /* demand, after the request limit */
+    double bytes_in_flight_needed_per_sm; /* to saturate the reachable bandwidth */
+    double loaded_latency_ns;             /* latency at the predicted load */
+    double predicted_gb_per_s;            /* all traffic (loads x bytes moved) */
+    double fraction_of_peak;              /* predicted / peak_gb_per_s, 0..1 */
+    double warps_needed_per_sm;           /* at this ILP, to saturate */
+    double loads_per_thread_needed;       /* at these warps, to saturate */
+    occ_latency_bound bound;
+} occ_latency_result;
+
+occ_status occ_latency_predict(const occ_memory_model *model,
+                               const occ_latency_input *input,
+                               occ_latency_result *out, occ_error *err);
+
+/*
+ * Calibrates loaded_latency_factor from one measured point below saturation:
+ * the kernel `input` moved measured_gb_per_s of all traffic. The model's
+ * latency_ns and peak_gb_per_s must already be set (from measurements). The
+ * factor is what makes N / L(u) pass through the point; it is 0 when the
+ * point is at or above the constant-latency prediction. OCC_ERR_INVALID_ARGUMENT
+ * when the point is saturated (measured >= 0.98 of peak: no information).
+ */
+occ_status occ_memory_model_fit(occ_memory_model *model,
+                                const occ_latency_input *input,
+                                double measured_gb_per_s, occ_error *err);
+
+/* How much longer one iteration takes when spills add loads:
+   (work_cycles + spill_loads x spill_latency_cycles) / work_cycles. */
+double occ_spill_slowdown(double work_cycles, double spill_loads,
+                          double spill_latency_cycles);
+
+/* ------------------------------------------------------------------------ */
 /* Words                                                                    */
 /* ------------------------------------------------------------------------ */
 
@@ -334,6 +423,9 @@ const char *occ_limiter_nsight_name(occ_limiter limiter);
 
 /* One line on why zero blocks fit (empty string for OCC_ZERO_NONE). */
 const char *occ_zero_reason_text(occ_zero_reason reason);
+
+/* "latency", "bandwidth", "request limit". */
+const char *occ_latency_bound_name(occ_latency_bound bound);
 
 #ifdef __cplusplus
 }

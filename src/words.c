@@ -64,3 +64,13 @@ const char *occ_zero_reason_text(occ_zero_reason reason)
     }
     return "unknown reason";
 }
+
+const char *occ_latency_bound_name(occ_latency_bound bound)
+{
+    switch (bound) {
+    case OCC_BOUND_LATENCY: return "latency";
+    case OCC_BOUND_BANDWIDTH: return "bandwidth";
+    case OCC_BOUND_REQUEST_LIMIT: return "request limit";
+    }
+    return "unknown";
+}
