@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 30
 
-.PHONY: all run test test-release test-asan fuzz bench deps deps-test clean
+.PHONY: all run web test test-release test-asan fuzz bench deps deps-test deps-web clean
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -19,6 +19,7 @@ all: deps
 run: all
 	@echo '$$ occ calc --gpu H200 --threads 256 --regs 64 --smem 16K'
 	@$(BUILD)/occ calc --gpu H200 --threads 256 --regs 64 --smem 16K
+	@echo; echo "The occupancy page: file://$(abspath $(BUILD))/web/index.html (built by make web)"
 
 # Every test twice (warnings as errors, then under ASan + UBSan), with each
 # file parser's libFuzzer target run for FUZZ_SECONDS in between.
@@ -42,6 +43,12 @@ fuzz:
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
 	fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
+# The occupancy page, libocc in WebAssembly: build/web/ (docs/web.md).
+web: deps-web
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) --target web
+	@echo "open file://$(abspath $(BUILD))/web/index.html"
+
 bench: all
 	$(BUILD)/bench_occ_calc
 
@@ -51,6 +58,9 @@ deps:
 
 deps-test:
 	@scripts/deps.sh test
+
+deps-web:
+	@scripts/deps.sh web
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -2,15 +2,24 @@
 # deps.sh - installs the Debian packages occ needs to build and test.
 # As root it installs what is missing; otherwise it prints the command.
 #   scripts/deps.sh build   what `make` and `make run` need
-#   scripts/deps.sh test    what `make test` needs as well
+#   scripts/deps.sh web     what `make web` needs as well (the occupancy page)
+#   scripts/deps.sh test    what `make test` needs as well (web included)
 set -euo pipefail
 
 build_pkgs=(gcc make cmake pkg-config libjansson-dev)
-test_pkgs=(libcmocka-dev zlib1g-dev clang-14 lld-14 libclang-rt-14-dev)
+test_pkgs=(libcmocka-dev zlib1g-dev clang-14 lld-14 libclang-rt-14-dev chromium)
+web_pkgs=(clang-14 lld-14)
 
 want=("${build_pkgs[@]}")
-if [ "${1:-build}" = "test" ]; then
-    want+=("${test_pkgs[@]}")
+case "${1:-build}" in
+    test) want+=("${test_pkgs[@]}") ;;
+    web) want+=("${web_pkgs[@]}") ;;
+esac
+# node and npm may come from elsewhere than Debian (NodeSource ships both in
+# one package): ask for Debian's only where the commands are missing.
+if [ "${1:-build}" != "build" ]; then
+    command -v node >/dev/null 2>&1 || want+=(nodejs)
+    command -v npm >/dev/null 2>&1 || want+=(npm)
 fi
 
 missing=()

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# run.sh BUILD_DIR OCC_BINARY WEB_AVAILABLE - the page's browser tests (CTest
+# web_page): builds build/web/, then runs web/test/*.test.mjs with node's test
+# runner against Debian's chromium. Skips (77) only where node or chromium is
+# missing; scripts/deps.sh test installs both.
+set -euo pipefail
+build_dir=$1
+occ_binary=$2
+web_available=$3
+here=$(cd "$(dirname "$0")" && pwd)
+chromium=${OCC_CHROMIUM:-/usr/bin/chromium}
+
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "web_page: SKIPPED: node and npm are not installed (scripts/deps.sh test installs them)"
+    exit 77
+fi
+if [ ! -x "$chromium" ]; then
+    echo "web_page: SKIPPED: no chromium at $chromium (scripts/deps.sh test installs Debian's)"
+    exit 77
+fi
+if [ "$web_available" != "ON" ]; then
+    echo "web_page: the page cannot be built: cmake found no clang for wasm32 (clang-14, lld-14)" >&2
+    exit 1
+fi
+
+cmake --build "$build_dir" --target web
+mkdir -p "$build_dir/web-test-artifacts"
+export OCC_WEB_DIR="$build_dir/web"
+export OCC_BINARY="$occ_binary"
+export OCC_CHROMIUM="$chromium"
+export OCC_WEB_ARTIFACTS="$build_dir/web-test-artifacts"
+# One file at a time: each drives its own browser, and the machine may have two cores.
+exec node --test --test-concurrency=1 "$here"/*.test.mjs
