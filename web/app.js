@@ -84,7 +84,7 @@ window.occWeb = window.occWeb || {};
                     const text = field.value.trim();
                     const value = Number(text);
                     if (text === '' || !Number.isInteger(value)) {
-                        this.showError(c.id + ': "' + field.value + '" is not a whole number');
+                        this.showError(c.id + ': "' + field.value + '" is not a whole number', c.id);
                         return;
                     }
                     this.changed(c.key, value, field);
@@ -218,7 +218,7 @@ window.occWeb = window.occWeb || {};
             const k = this.kernel();
             const r = this.api.calc(gpu.index, k);
             if (!r.ok) {
-                this.showError(r.error);
+                this.showError(r.error, r.field);
                 this.clearResults();
             } else {
                 this.showError(this.gpuNote);
@@ -286,9 +286,11 @@ window.occWeb = window.occWeb || {};
             this.staircases.clear();
         }
 
-        showError(message) {
+        // One line, and the field at fault (libocc's name) for scripts.
+        showError(message, field = '') {
             const error = $('error');
             error.textContent = message;
+            error.dataset.field = field;
             error.hidden = message === '';
         }
 
