@@ -192,6 +192,11 @@ typedef struct occ_kernel {
                                       OCC_DYN_SMEM_OPTIN_MAX (default),
                                       OCC_DYN_SMEM_NO_OPTIN, or bytes */
     occ_partitioned_gc partitioned_gc; /* default OCC_PGC_OFF */
+    int smem_config_bytes;         /* the SM's shared-memory configuration, when
+                                      known (Nsight Compute's "Shared Memory
+                                      Configuration Size"): overrides the
+                                      carveout preference; aligned up to a
+                                      carveout step. 0 = from the preference */
 } occ_kernel;
 
 /* Sets the driver's defaults: a 1x1x1 block, 1 barrier, default carveout,
@@ -321,6 +326,63 @@ occ_status occ_dyn_smem_available(const occ_device *device,
                                   const occ_kernel *kernel, int num_blocks,
                                   int block_size, occ_dyn_smem_result *out,
                                   occ_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Sweeps: the staircase of residency as one input varies                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Nsight Compute's "Impact of Varying Register Count / Shared Memory Usage /
+ * Block Size / Barrier Count" charts (metrics launch__occupancy_per_*), at
+ * the same x points with the same values (checked against ncu 2025.3 on an
+ * H200: tests/data/ncu-sweep/). The other inputs stay as in the kernel, and
+ * so does the SM's shared-memory configuration, as Nsight holds the
+ * launch's: pass it in kernel->smem_config_bytes (Nsight's "Shared Memory
+ * Configuration Size"), or leave 0 for the configuration occ_calc picks.
+ *
+ * The x points, as Nsight draws them:
+ *   OCC_SWEEP_REGS      0 .. 256 registers per thread (256 is past the
+ *                       hardware's 255; the arithmetic is the same)
+ *   OCC_SWEEP_SMEM      0, 512, ... below the SM's shared memory: bytes per
+ *                       block as allocated (static + dynamic + the driver's
+ *                       reserve), divided into the configuration as is;
+ *                       the per-block cap is the opt-in maximum when the
+ *                       kernel has static shared memory or opted in, else
+ *                       the default 48 KB
+ *   OCC_SWEEP_THREADS   1, 16, 32, 48 ... max threads per block
+ *   OCC_SWEEP_BARRIERS  0 .. 64 (past the 16 a block can use)
+ */
+typedef enum occ_sweep_axis {
+    OCC_SWEEP_REGS = 0,
+    OCC_SWEEP_SMEM = 1,
+    OCC_SWEEP_THREADS = 2,
+    OCC_SWEEP_BARRIERS = 3
+} occ_sweep_axis;
+
+typedef struct occ_sweep_point {
+    int value;          /* x: registers, bytes, threads or barriers */
+    int blocks_per_sm;
+    int warps_per_sm;
+    double occupancy;   /* warps_per_sm / max warps per SM */
+} occ_sweep_point;
+
+/* The number of x points occ_sweep writes for this axis on this device
+   (0 for an unknown axis). */
+int occ_sweep_point_count(const occ_device *device, occ_sweep_axis axis);
+
+/* The kernel's own x on the axis (where Nsight marks the current point). */
+int occ_sweep_current_value(const occ_device *device, const occ_kernel *kernel,
+                            occ_sweep_axis axis);
+
+/* Fills points[0 .. *count-1]; OCC_ERR_INVALID_ARGUMENT naming "points" when
+   max_points is below occ_sweep_point_count(). The kernel must pass
+   occ_kernel_validate(). */
+occ_status occ_sweep(const occ_device *device, const occ_kernel *kernel,
+                     occ_sweep_axis axis, occ_sweep_point *points,
+                     int max_points, int *count, occ_error *err);
+
+/* "registers", "shared memory", "block size", "barriers"; NULL if unknown. */
+const char *occ_sweep_axis_name(occ_sweep_axis axis);
 
 /* ------------------------------------------------------------------------ */
 /* Latency model: Little's law for loads in flight                          */
