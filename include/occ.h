@@ -385,6 +385,72 @@ occ_status occ_sweep(const occ_device *device, const occ_kernel *kernel,
 const char *occ_sweep_axis_name(occ_sweep_axis axis);
 
 /* ------------------------------------------------------------------------ */
+/* Explanations: the derivation in words, what is wasted, what would help   */
+/* ------------------------------------------------------------------------ */
+
+#define OCC_EXPLAIN_TEXT_BYTES 400
+
+/* One resource's limit, worked with this kernel's numbers. */
+typedef struct occ_explain_step {
+    occ_limiter resource;
+    int limit_blocks;                   /* as in occ_result (OCC_UNLIMITED) */
+    bool binds;                         /* equals the resident blocks */
+    char text[OCC_EXPLAIN_TEXT_BYTES];  /* one paragraph, no newline */
+} occ_explain_step;
+
+/* A configuration one change away, and what it gives. */
+typedef struct occ_explain_option {
+    int value;            /* registers, bytes, threads or barriers */
+    int blocks_per_sm;
+    int warps_per_sm;
+    double occupancy;
+} occ_explain_option;
+
+/* The smallest change of one input that gains a block, and the most that
+   input alone can give. */
+typedef struct occ_explain_change {
+    occ_sweep_axis input;   /* which input changes */
+    int current_value;      /* as on the sweep's axis (smem: static + dynamic) */
+    bool helps;             /* false: changing this input alone changes nothing */
+    occ_explain_option next; /* the nearest value that gains residency */
+    occ_explain_option best; /* the value nearest the current one that reaches
+                                the most this input alone can give */
+    char text[OCC_EXPLAIN_TEXT_BYTES];
+} occ_explain_change;
+
+typedef struct occ_explanation {
+    occ_result result;
+    char summary[OCC_EXPLAIN_TEXT_BYTES];
+    occ_explain_step steps[5];      /* warps, blocks, registers, shared memory, barriers */
+    int step_count;
+    /* What is allocated or reserved but does not host another block. */
+    int regs_unallocated_per_sm;    /* registers left in the file */
+    int regs_rounding_per_warp;     /* allocated beyond regs x 32 */
+    int smem_unused_per_sm_bytes;   /* configured shared memory left over */
+    int warp_slots_unused;          /* max warps - resident warps */
+    int warp_slots_stranded;        /* of those, lost to block granularity
+                                       when warp slots bind (768 threads: 16) */
+    int idle_lanes_per_block;       /* threads short of whole warps */
+    char waste[OCC_EXPLAIN_TEXT_BYTES * 2];
+    occ_explain_change changes[4];  /* registers, shared memory, block size, barriers */
+    int change_count;
+    char caution[OCC_EXPLAIN_TEXT_BYTES * 2];
+} occ_explanation;
+
+/* The explanation of occ_calc's answer; every number in it comes from
+   occ_calc (for the changes, occ_calc of the changed kernel). */
+occ_status occ_explain(const occ_device *device, const occ_kernel *kernel,
+                       occ_explanation *out, occ_error *err);
+
+/* The whole explanation as plain text: headed paragraphs separated by blank
+   lines, lines unwrapped (what `occ explain` prints before wrapping).
+   Returns the length written; the text is cut (and NUL-terminated) when
+   cap is below OCC_EXPLAIN_TEXT_MAX. 0 on error, with *err set. */
+#define OCC_EXPLAIN_TEXT_MAX 8192
+size_t occ_explain_text(const occ_device *device, const occ_kernel *kernel,
+                        char *buf, size_t cap, occ_error *err);
+
+/* ------------------------------------------------------------------------ */
 /* Latency model: Little's law for loads in flight                          */
 /* ------------------------------------------------------------------------ */
 
