@@ -7,6 +7,7 @@
 
 static const cli_command commands[] = {
     {"calc", "occupancy of one kernel launch on one GPU (or a CSV batch)", cmd_calc},
+    {"explain", "the occupancy worked step by step, and what would change it", cmd_explain},
     {"gpus", "list the GPU database", cmd_gpus},
 };
 static const int command_count = (int)(sizeof commands / sizeof commands[0]);

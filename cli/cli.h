@@ -38,6 +38,10 @@ int cli_main(int argc, char **argv, const cli_io *io);
 
 int cmd_calc(int argc, char **argv, const cli_io *io);
 int cmd_gpus(int argc, char **argv, const cli_io *io);
+int cmd_explain(int argc, char **argv, const cli_io *io);
+int cmd_sweep(int argc, char **argv, const cli_io *io);
+int cmd_suggest(int argc, char **argv, const cli_io *io);
+int cmd_latency(int argc, char **argv, const cli_io *io);
 
 /* --- option parsing (options.c) ---------------------------------------- */
 
@@ -81,6 +85,9 @@ bool cli_parse_carveout(const char *text, int *out);
 
 /* Writes "1,234,567" style digits into buf. */
 const char *cli_group_digits(long long value, char *buf, size_t cap);
+
+/* Prints `text` wrapped at 96 columns, continuation lines indented. */
+void cli_print_wrapped(FILE *out, const char *text, int indent);
 
 /* Human bytes: "48 KB" (exact KiB), else "49,153 B". */
 const char *cli_format_bytes(long long bytes, char *buf, size_t cap);

@@ -1,6 +1,6 @@
 /*
  * test_parse.c - the CLI's checked value parsers and number formats (cli/parse.c and
- * calc_parse_threads in cli/cmd_calc.c).
+ * calc_parse_threads in cli/kernel_args.c).
  *
  * Every case is its own cmocka test named by a stable id ("size-3"), so a failure names the
  * input at fault and the other cases still run. Ids are never renumbered: new cases take the
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "calc_args.h"
+#include "kernel_args.h"
 
 /* Written into out-parameters before a call, to see whether a rejected input touched them. */
 #define UNTOUCHED (-424242LL)
