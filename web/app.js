@@ -20,6 +20,8 @@ window.occWeb = window.occWeb || {};
     const maxBarriers = 16;
     // Slider steps for sizes; the numeric fields take any byte count.
     const smemSliderStepBytes = 256;
+    // How long the address bar waits for changes to pause.
+    const urlDelayMs = 100;
 
     const $ = (id) => document.getElementById(id);
 
@@ -120,7 +122,7 @@ window.occWeb = window.occWeb || {};
             });
             $('share-link').addEventListener('click', (event) => {
                 event.preventDefault();
-                this.updateUrl();
+                history.replaceState(null, '', occWeb.hashFromState(this.state));
             });
         }
 
@@ -225,8 +227,12 @@ window.occWeb = window.occWeb || {};
                 this.showResult(gpu, k, r);
             }
             this.updateUrl();
-            document.body.offsetHeight; // lay out now, so the time below includes it
-            this.recordTime(performance.now() - t0);
+            // uPlot draws in a microtask queued by setData; this one runs after
+            // it, and forcing layout there makes the time cover the whole repaint.
+            queueMicrotask(() => {
+                document.body.offsetHeight; // eslint-disable-line no-unused-expressions
+                this.recordTime(performance.now() - t0);
+            });
         }
 
         showResult(gpu, k, r) {
@@ -249,18 +255,17 @@ window.occWeb = window.occWeb || {};
             zero.hidden = notes.length === 0;
             this.showHints(gpu, r);
             this.smView.render(gpu, k, r);
-            this.staircases.render(this.sweeps(k, r), r.max_warps_per_sm);
+            this.staircases.render(this.sweeps(r), r.max_warps_per_sm);
             $('explain').textContent = this.api.explain();
             this.latency.render(gpu, this.state, r.warps_per_sm);
         }
 
-        sweeps(k, r) {
-            const current = { regs: k.regs, smem: k.smem + k.dynSmem, threads: k.threads };
+        sweeps(r) {
             const out = {};
             for (const axis of ['regs', 'smem', 'threads']) {
-                const points = this.api.sweep(axis);
-                out[axis] = { values: points.values, warps: points.warps,
-                              current: { x: current[axis], y: r.warps_per_sm } };
+                const s = this.api.sweep(axis);
+                out[axis] = { values: s.values, warps: s.warps,
+                              current: { x: s.current, y: r.warps_per_sm } };
             }
             return out;
         }
@@ -294,12 +299,18 @@ window.occWeb = window.occWeb || {};
             error.hidden = message === '';
         }
 
+        // The link is current at once; the address bar follows once changes
+        // pause: history.replaceState takes milliseconds, and browsers throttle
+        // it when called on every slider step.
         updateUrl() {
             const hash = occWeb.hashFromState(this.state);
-            if (location.hash !== hash) {
-                history.replaceState(null, '', hash);
-            }
-            $('share-link').href = hash;
+            $('share-link').setAttribute('href', hash);
+            clearTimeout(this.urlTimer);
+            this.urlTimer = setTimeout(() => {
+                if (location.hash !== hash) {
+                    history.replaceState(null, '', hash);
+                }
+            }, urlDelayMs);
         }
 
         recordTime(ms) {

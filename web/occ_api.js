@@ -102,13 +102,24 @@ window.occWeb = window.occWeb || {};
             return r;
         }
 
-        // Placeholders until libocc's occ_sweep and occ_explain_text land.
+        // Nsight's staircase along one axis for the last kernel calc() took:
+        // {values, warps, current} (x values, warps per SM, the kernel's x).
         sweep(axis) {
-            return { values: [], warps: [], axis };
+            const axes = { regs: 0, smem: 1, threads: 2, barriers: 3 }; // occ_sweep_axis
+            const count = this.ex.occ_wasm_sweep(axes[axis]);
+            if (count < 0) {
+                return { values: [], warps: [], current: 0, error: this.failure().error };
+            }
+            return {
+                values: Array.from(this.doubles(this.ex.occ_wasm_sweep_values(), count)),
+                warps: Array.from(this.doubles(this.ex.occ_wasm_sweep_warps(), count)),
+                current: this.ex.occ_wasm_sweep_current(axes[axis]),
+            };
         }
 
+        // occ_explain_text for the last kernel calc() took.
         explain() {
-            return '';
+            return this.string(this.ex.occ_wasm_explain());
         }
 
         limiterNames(bits) {

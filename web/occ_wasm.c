@@ -47,7 +47,10 @@ enum {
     MODEL_DOUBLES = 0 MODEL_FIELDS(COUNT_ONE),
     LATENCY_DOUBLES = 0 LATENCY_FIELDS(COUNT_ONE),
     INPUT_BYTES = 256,
-    TEXT_BYTES = 1024
+    TEXT_BYTES = 1024,
+    /* The longest sweep: shared memory in 512-byte steps over the largest
+       SM (228 KB: 457 points); occ_wasm_sweep refuses more. */
+    SWEEP_POINTS = 1024
 };
 
 static double gpu_buffer[GPU_BUFFER_DOUBLES];
@@ -57,10 +60,15 @@ static double latency_buffer[LATENCY_DOUBLES];
 static char input_buffer[INPUT_BYTES];
 static char text_buffer[TEXT_BYTES];
 static occ_error last_error;
+static occ_sweep_point sweep_points[SWEEP_POINTS];
+static double sweep_values[SWEEP_POINTS];
+static double sweep_warps[SWEEP_POINTS];
+static char explain_buffer[OCC_EXPLAIN_TEXT_MAX];
 
-/* The last kernel given to occ_wasm_calc and its GPU. */
+/* The last kernel occ_calc accepted, and its GPU. */
 static occ_device last_device;
 static occ_kernel last_kernel;
+static bool have_last_kernel;
 
 static void clear_error(void)
 {
@@ -175,6 +183,7 @@ int occ_wasm_calc(int gpu_index, int threads, int regs, int static_smem_bytes,
                   int dyn_smem_bytes, int carveout_percent, int barriers)
 {
     clear_error();
+    have_last_kernel = false;
     occ_status status = occ_gpu_at(gpu_index, &last_device, NULL, NULL);
     if (status != OCC_OK) {
         last_error.field = "gpu";
@@ -198,6 +207,7 @@ int occ_wasm_calc(int gpu_index, int threads, int regs, int static_smem_bytes,
 #define STORE_RESULT(field) result_buffer[i++] = (double)r.field;
     RESULT_FIELDS(STORE_RESULT)
 #undef STORE_RESULT
+    have_last_kernel = true;
     return OCC_OK;
 }
 
@@ -238,6 +248,63 @@ OCC_WASM_EXPORT(occ_wasm_limiter_name) const char *occ_wasm_limiter_name(int lim
 OCC_WASM_EXPORT(occ_wasm_zero_reason_text) const char *occ_wasm_zero_reason_text(int reason)
 {
     return occ_zero_reason_text((occ_zero_reason)reason);
+}
+
+static bool need_last_kernel(void)
+{
+    if (!have_last_kernel) {
+        last_error.field = "kernel";
+        copy_text(last_error.message, "no kernel: the last occ_wasm_calc failed",
+                  OCC_ERROR_MESSAGE_BYTES);
+    }
+    return have_last_kernel;
+}
+
+OCC_WASM_EXPORT(occ_wasm_sweep) int occ_wasm_sweep(int axis)
+{
+    clear_error();
+    if (!need_last_kernel()) {
+        return -1;
+    }
+    int count = 0;
+    if (occ_sweep(&last_device, &last_kernel, (occ_sweep_axis)axis, sweep_points, SWEEP_POINTS,
+                  &count, &last_error) != OCC_OK) {
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        sweep_values[i] = (double)sweep_points[i].value;
+        sweep_warps[i] = (double)sweep_points[i].warps_per_sm;
+    }
+    return count;
+}
+
+OCC_WASM_EXPORT(occ_wasm_sweep_values) const double *occ_wasm_sweep_values(void)
+{
+    return sweep_values;
+}
+
+OCC_WASM_EXPORT(occ_wasm_sweep_warps) const double *occ_wasm_sweep_warps(void)
+{
+    return sweep_warps;
+}
+
+OCC_WASM_EXPORT(occ_wasm_sweep_current) int occ_wasm_sweep_current(int axis)
+{
+    if (!have_last_kernel) {
+        return 0;
+    }
+    return occ_sweep_current_value(&last_device, &last_kernel, (occ_sweep_axis)axis);
+}
+
+OCC_WASM_EXPORT(occ_wasm_explain) const char *occ_wasm_explain(void)
+{
+    clear_error();
+    explain_buffer[0] = '\0';
+    if (need_last_kernel()) {
+        occ_explain_text(&last_device, &last_kernel, explain_buffer, sizeof explain_buffer,
+                         &last_error);
+    }
+    return explain_buffer;
 }
 
 OCC_WASM_EXPORT(occ_wasm_memory_model) int occ_wasm_memory_model(int gpu_index)

@@ -76,6 +76,25 @@ const char *occ_wasm_limiter_name(int limiter_bit);
 /* The sentence on why zero blocks fit, for an occ_zero_reason. */
 const char *occ_wasm_zero_reason_text(int reason);
 
+/* Staircases and the explanation, for the kernel of the last successful
+   occ_wasm_calc */
+
+/*
+ * occ_sweep along `axis` (an occ_sweep_axis: 0 registers, 1 shared memory,
+ * 2 block size, 3 barriers). Returns the number of points, their x values
+ * and warps per SM in the two sweep buffers; -1 on failure (occ_wasm_error).
+ */
+int occ_wasm_sweep(int axis);
+const double *occ_wasm_sweep_values(void);
+const double *occ_wasm_sweep_warps(void);
+
+/* The kernel's own x on the axis (occ_sweep_current_value). */
+int occ_wasm_sweep_current(int axis);
+
+/* occ_explain_text: the explanation `occ explain` gives, as headed
+   paragraphs; "" on failure (occ_wasm_error). */
+const char *occ_wasm_explain(void);
+
 /* Little's law */
 
 /*

@@ -71,7 +71,7 @@ window.occWeb = window.occWeb || {};
         constructor() {
             this.charts = {
                 regs: new Staircase(document.getElementById('chart-regs'), 'registers per thread'),
-                smem: new Staircase(document.getElementById('chart-smem'), 'shared memory per block'),
+                smem: new Staircase(document.getElementById('chart-smem'), 'bytes per block'),
                 threads: new Staircase(document.getElementById('chart-threads'), 'threads per block'),
             };
             const observer = new ResizeObserver(() => {

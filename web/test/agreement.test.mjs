@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, openPage, readPage, setControls, occCalc, differences,
-         randomSource } from './helpers.mjs';
+         occExplainParagraphs, randomSource } from './helpers.mjs';
 
 const seed = Number(process.env.OCC_WEB_TEST_SEED || Date.now() % 1000000);
 const configurations = Number(process.env.OCC_WEB_TEST_CONFIGS || 60);
@@ -55,6 +55,13 @@ test(`random configurations agree with occ calc --json (seed ${seed})`, async ()
         valid += cli.status === 0 ? 1 : 0;
         assert.deepEqual(differences(shown, cli), [],
             `configuration ${i} (seed ${seed}): ${JSON.stringify(cfg)}`);
+        if (cli.status === 0) {
+            const explanation = shown.explain.replace(/\s+/g, ' ');
+            for (const paragraph of occExplainParagraphs(cfg)) {
+                assert.ok(explanation.includes(paragraph.replace(/\s+/g, ' ')),
+                          `configuration ${i} (seed ${seed}): the page explains "${paragraph}"`);
+            }
+        }
     }
     assert.ok(valid >= 50, `at least 50 valid configurations compared (${valid})`);
     assert.deepEqual(page.problems, []);

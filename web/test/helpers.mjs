@@ -87,9 +87,17 @@ export async function readPage(page) {
             errorField: error.hidden ? '' : error.dataset.field,
             explain: text('explain'),
             limits,
-            hash: location.hash,
+            hash: document.querySelector('[data-testid="share-link"]').getAttribute('href'),
         };
     });
+}
+
+// Waits until the address bar shows the page's state (it follows changes
+// once they pause) and returns its fragment.
+export async function settledHash(page) {
+    await page.waitForFunction(() =>
+        location.hash === document.querySelector('[data-testid="share-link"]').getAttribute('href'));
+    return page.evaluate(() => location.hash);
 }
 
 // Sets the controls as a person would: GPU from the picker, numbers typed
@@ -181,4 +189,28 @@ export function randomSource(seed) {
     };
     const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
     return { next, int, pick: (list) => list[int(0, list.length - 1)] };
+}
+
+// `occ explain --json` for the same inputs: the paragraphs the page's
+// explanation must contain, word for word.
+export function occExplainParagraphs(cfg) {
+    const run = spawnSync(occBinary, ['explain', '--json', ...occArgs(cfg)], { encoding: 'utf8' });
+    if (run.status !== 0) {
+        throw new Error(`occ explain failed: ${run.stderr}`);
+    }
+    const doc = JSON.parse(run.stdout);
+    return [doc.summary, ...doc.steps.map((s) => s.text), doc.waste.text,
+            ...doc.changes.map((c) => c.text), doc.caution];
+}
+
+// Each staircase's data and marked point, as the page drew them.
+export async function readStaircases(page) {
+    return page.evaluate(() => {
+        const out = {};
+        for (const [axis, chart] of Object.entries(window.occWeb.app.staircases.charts)) {
+            out[axis] = { x: Array.from(chart.plot.data[0]), y: Array.from(chart.plot.data[1]),
+                          point: chart.point };
+        }
+        return out;
+    });
 }

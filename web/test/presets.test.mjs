@@ -1,0 +1,76 @@
+// presets.test.mjs - every preset: it sets the controls it names, shows
+// what it claims (its `expect`, worked by hand in presets.js), agrees with
+// `occ calc` and `occ explain`, marks its point on each staircase; and a
+// screenshot of each is saved as a test artifact.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launchBrowser, openPage, readPage, occCalc, differences, occExplainParagraphs,
+         readStaircases, artifactsDir } from './helpers.mjs';
+
+let browser;
+let page;
+
+before(async () => {
+    browser = await launchBrowser();
+    page = await openPage(browser, '', { viewport: { width: 1280, height: 1000 } });
+});
+after(async () => {
+    await browser?.close();
+});
+
+test('every preset shows what it claims, as occ calc and occ explain do', async () => {
+    const presets = await page.evaluate(() => window.occWeb.presets);
+    assert.ok(presets.length >= 15, `${presets.length} presets`);
+    const ids = new Set(presets.map((p) => p.id));
+    for (const wanted of ['register-bound', 'shared-memory-bound', 'block-slot-bound',
+                          'warp-slot-bound', 'full']) {
+        assert.ok(ids.has(wanted), `a ${wanted} preset`);
+    }
+    for (const preset of presets) {
+        await page.selectOption('[data-testid="preset"]', preset.id);
+        const shown = await readPage(page);
+        const cfg = { gpu: preset.gpu, threads: preset.threads, regs: preset.regs,
+                      smem: preset.smem, dynSmem: preset.dynSmem, carveout: preset.carveout,
+                      barriers: preset.barriers };
+        // The controls and the picker show the preset.
+        assert.deepEqual(
+            [shown.gpu, shown.threads, shown.regs, shown.smem, shown.dynSmem, shown.carveout,
+             shown.barriers],
+            [cfg.gpu, ...[cfg.threads, cfg.regs, cfg.smem, cfg.dynSmem, cfg.carveout,
+                          cfg.barriers].map(String)], `${preset.id}: controls`);
+        // What the preset claims.
+        assert.equal(shown.blocks, String(preset.expect.blocks), `${preset.id}: blocks per SM`);
+        assert.deepEqual(shown.limiter.split(' + ').sort(), [...preset.expect.limiters].sort(),
+                         `${preset.id}: limiter`);
+        if (preset.id === 'full') {
+            assert.equal(shown.occupancy, '100%');
+        }
+        // What occ says.
+        assert.deepEqual(differences(shown, occCalc(cfg)), [], `${preset.id}: occ calc`);
+        const explanation = shown.explain.replace(/\s+/g, ' ');
+        for (const paragraph of occExplainParagraphs(cfg)) {
+            assert.ok(explanation.includes(paragraph.replace(/\s+/g, ' ')),
+                      `${preset.id}: the page explains "${paragraph}"`);
+        }
+        // Each staircase is drawn, and where the kernel's x is one of its
+        // points the marker sits on the curve at the page's warps per SM.
+        const stairs = await readStaircases(page);
+        for (const [axis, s] of Object.entries(stairs)) {
+            assert.ok(s.x.length > 10, `${preset.id}: ${axis} staircase has points`);
+            assert.equal(s.point.y, Number(shown.warps), `${preset.id}: ${axis} marker height`);
+            const at = s.x.indexOf(s.point.x);
+            if (at >= 0) {
+                assert.equal(s.y[at], Number(shown.warps), `${preset.id}: ${axis} marker on curve`);
+            }
+        }
+        await page.screenshot({ path: join(artifactsDir, `preset-${preset.id}.png`), fullPage: true });
+    }
+    assert.deepEqual(page.problems, []);
+});
+
+test('moving a control after a preset clears the preset picker', async () => {
+    await page.selectOption('[data-testid="preset"]', 'register-bound');
+    await page.fill('[data-testid="regs"]', '32');
+    assert.equal(await page.inputValue('[data-testid="preset"]'), '');
+});
