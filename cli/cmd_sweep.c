@@ -216,11 +216,20 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
             return cli_fail(io, "sweep", EXIT_USAGE,
                             "axis '%s': is not one of regs, smem, threads, barriers", argv[1]);
         }
-        argv[1] = argv[0];
-        argc--;
-        argv++;
     }
-    int code = cli_parse_options("sweep", argc, argv, options, OPT_COUNT, on_option, &a, io);
+    /* The options follow the axis: parse argv without it (argv stays the caller's). */
+    char *rest[256];
+    int rest_count = 0;
+    for (int i = 0; i < argc && rest_count < 255; i++) {
+        if (!(i == 1 && axis_index >= 0)) {
+            rest[rest_count++] = argv[i];
+        }
+    }
+    if (argc > 255) {
+        return cli_fail(io, "sweep", EXIT_USAGE, "too many arguments (%d)", argc);
+    }
+    rest[rest_count] = NULL;
+    int code = cli_parse_options("sweep", rest_count, rest, options, OPT_COUNT, on_option, &a, io);
     if (code != EXIT_OK) {
         return code;
     }
