@@ -77,6 +77,9 @@ int cli_fail(const cli_io *io, const char *command, int code, const char *format
    value beyond about 3.4e10 whatever the range (no caller needs more). */
 bool cli_parse_int(const char *text, long long lo, long long hi, long long *out);
 
+/* A decimal number in [lo, hi] ("600", "0.5", "1e3"); no inf, nan or hex. */
+bool cli_parse_double(const char *text, double lo, double hi, double *out);
+
 /* Bytes: "1024", "48K", "48KB", "48KiB", "1.5KiB", "2M" (K = 1024). */
 bool cli_parse_size(const char *text, long long *out);
 

@@ -451,6 +451,29 @@ size_t occ_explain_text(const occ_device *device, const occ_kernel *kernel,
                         char *buf, size_t cap, occ_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* Waves: how a grid fills the GPU                                          */
+/* ------------------------------------------------------------------------ */
+
+typedef struct occ_waves_result {
+    double waves_per_sm;          /* grid / (blocks per SM x SMs): Nsight's
+                                     launch__waves_per_multiprocessor */
+    long long full_waves;         /* waves in which every block slot is used */
+    long long last_wave_blocks;   /* blocks of the last wave (a full wave's
+                                     worth when the grid divides evenly) */
+    double last_wave_fraction;    /* how full the last wave is, 0..1 */
+    long long persistent_grid_blocks; /* blocks per SM x SMs: one full wave */
+    double tail_idle_fraction;    /* block slots idle over the launch, if every
+                                     block takes the same time: 1 - waves /
+                                     ceil(waves) */
+} occ_waves_result;
+
+/* The waves of a grid of grid_blocks blocks at blocks_per_sm resident
+   blocks on sm_count SMs. OCC_ERR_INVALID_ARGUMENT naming the field when a
+   count is not positive (zero resident blocks: the launch cannot run). */
+occ_status occ_launch_waves(int blocks_per_sm, int sm_count, long long grid_blocks,
+                            occ_waves_result *out, occ_error *err);
+
+/* ------------------------------------------------------------------------ */
 /* Latency model: Little's law for loads in flight                          */
 /* ------------------------------------------------------------------------ */
 

@@ -3,6 +3,7 @@
  * Nsight Compute's own curves for seven kernels profiled on an H200
  * (tests/data/ncu-sweep/).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -169,7 +170,7 @@ static void equals_nsight_on_h200(void **state)
 
     static int xs[MAX_POINTS], vs[MAX_POINTS];
     static occ_sweep_point points[MAX_POINTS];
-    int compared = 0, profiled = 0;
+    int compared = 0, profiled = 0, waves_checked = 0;
     while (fgets(line, MAX_LINE, f) != NULL) {
         split_csv(line, &row);
         const kernel_attrs *a = NULL;
@@ -198,6 +199,23 @@ static void equals_nsight_on_h200(void **state)
         occ_result r;
         assert_int_equal(occ_calc(&h200, &k, &r, NULL), OCC_OK);
         assert_int_equal(r.blocks_per_sm, a->blocks);
+
+        /* Nsight's waves per SM (two decimals) for this grid. */
+        occ_waves_result w;
+        /* "1,024 (0: 1,024)": digits up to the first space */
+        const char *g = row.fields[column(&header, "launch__grid_size")];
+        long long grid = 0;
+        for (; *g != '\0' && *g != ' '; g++) {
+            if (*g >= '0' && *g <= '9') {
+                grid = grid * 10 + (*g - '0');
+            }
+        }
+        assert_int_equal(occ_launch_waves(r.blocks_per_sm, h200.sm_count, grid, &w, NULL),
+                         OCC_OK);
+        double ncu_waves = strtod(row.fields[column(&header, "launch__waves_per_multiprocessor")],
+                                  NULL);
+        assert_true(fabs(w.waves_per_sm - ncu_waves) <= 0.005 + 1e-9);
+        waves_checked++;
 
         for (size_t c = 0; c < sizeof curves / sizeof curves[0]; c++) {
             int n = parse_instances(row.fields[column(&header, curves[c].metric)], xs, vs,
@@ -228,6 +246,7 @@ static void equals_nsight_on_h200(void **state)
     free(line);
     free(header_line);
     assert_int_equal(profiled, 7);
+    assert_int_equal(waves_checked, 7);
     printf("# %d points of 28 Nsight curves equal\n", compared);
     assert_true(compared > 4000);
 }
