@@ -35,7 +35,8 @@ window.occWeb = window.occWeb || {};
             if (latency > 0) {
                 notes.push('latency from the GPU database');
             } else if (gpu.sm_clock_mhz > 0) {
-                latency = assumedLatencyCycles * 1000 / gpu.sm_clock_mhz;
+                // Whole nanoseconds: the value in the field is the value used.
+                latency = Math.round(assumedLatencyCycles * 1000 / gpu.sm_clock_mhz);
                 notes.push('latency assumed: ' + assumedLatencyCycles + ' cycles at ' +
                     gpu.sm_clock_mhz + ' MHz (no measurement in the database)');
             }
@@ -58,7 +59,7 @@ window.occWeb = window.occWeb || {};
             const m = this.model(gpu, state);
             setValue(this.fields.ilp, state.ilp);
             setValue(this.fields.bytesPerLoad, state.bytesPerLoad);
-            setValue(this.fields.latencyNs, m.latency_ns > 0 ? round(m.latency_ns, 1) : '');
+            setValue(this.fields.latencyNs, m.latency_ns > 0 ? m.latency_ns : '');
             setValue(this.fields.bandwidth, m.peak_gb_per_s > 0 ? m.peak_gb_per_s : '');
             setValue(this.fields.sms, m.sm_count > 0 ? m.sm_count : '');
             this.source.textContent = m.note;

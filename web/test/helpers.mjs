@@ -203,6 +203,39 @@ export function occExplainParagraphs(cfg) {
             ...doc.changes.map((c) => c.text), doc.caution];
 }
 
+// `occ sweep AXIS --json`: the staircase's points and the current one.
+export function occSweep(cfg, axis) {
+    const run = spawnSync(occBinary, ['sweep', axis, '--json', ...occArgs(cfg)], { encoding: 'utf8' });
+    if (run.status !== 0) {
+        throw new Error(`occ sweep failed: ${run.stderr}`);
+    }
+    return JSON.parse(run.stdout);
+}
+
+// `occ latency --json` for the kernel and the memory model the page shows.
+export function occLatency(cfg, model) {
+    const run = spawnSync(occBinary, ['latency', '--json', ...occArgs(cfg),
+        '--ilp', String(model.ilp), '--bytes-per-load', String(model.bytesPerLoad),
+        '--latency-ns', String(model.latencyNs), '--bandwidth', String(model.bandwidth),
+        '--sms', String(model.sms)], { encoding: 'utf8' });
+    if (run.status !== 0) {
+        throw new Error(`occ latency failed: ${run.stderr}`);
+    }
+    return JSON.parse(run.stdout).prediction;
+}
+
+// The Little's-law panel: its inputs and the fraction of peak it predicts.
+export async function readLatencyPanel(page) {
+    return page.evaluate(() => {
+        const value = (id) => document.querySelector(`[data-testid="${id}"]`).value;
+        return {
+            ilp: value('ilp'), bytesPerLoad: value('bytes-per-load'), latencyNs: value('latency-ns'),
+            bandwidth: value('bandwidth'), sms: value('sms'),
+            fraction: document.querySelector('[data-testid="bandwidth-fraction"]').textContent.trim(),
+        };
+    });
+}
+
 // Each staircase's data and marked point, as the page drew them.
 export async function readStaircases(page) {
     return page.evaluate(() => {

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { join, normalize, extname } from 'node:path';
-import { launchBrowser, openPage, readPage, setControls, settledHash, occCalc, differences, webDir,
+import { launchBrowser, openPage, readPage, setControls, settledHash, occCalc, differences,
+         occLatency, readLatencyPanel, webDir,
          artifactsDir } from './helpers.mjs';
 
 let browser;
@@ -48,6 +49,31 @@ test('a configuration survives a trip through the URL', async () => {
     const defaults = { smem: 16384, dynSmem: 0, carveout: -1, barriers: 1 };
     assert.deepEqual(differences(edited, occCalc({ gpu: 'T4', threads: 64, regs: 40, ...defaults })), []);
     assert.deepEqual([...page.problems, ...second.problems], []);
+});
+
+test('the Little\'s-law panel predicts what occ latency does, for any inputs', async () => {
+    const page = await openPage(browser);
+    await setControls(page, sample);
+    const inputs = [['4', '16', null, null, null], ['2', '8', '650', '1000', '80'], ['0.5', '4', null, null, null]];
+    for (const [ilp, bytes, latency, bandwidth, sms] of inputs) {
+        await page.fill('[data-testid="ilp"]', ilp);
+        await page.fill('[data-testid="bytes-per-load"]', bytes);
+        if (latency !== null) {
+            await page.fill('[data-testid="latency-ns"]', latency);
+            await page.fill('[data-testid="bandwidth"]', bandwidth);
+            await page.fill('[data-testid="sms"]', sms);
+        }
+        const panel = await readLatencyPanel(page);
+        assert.deepEqual([panel.ilp, panel.bytesPerLoad], [ilp, bytes]);
+        if (latency !== null) {
+            assert.deepEqual([panel.latencyNs, panel.bandwidth, panel.sms], [latency, bandwidth, sms]);
+        }
+        const prediction = occLatency(sample, panel);
+        assert.ok(Math.abs(parseFloat(panel.fraction) / 100 - prediction.fraction_of_peak) <= 0.0005,
+                  `ILP ${ilp}: page ${panel.fraction}, occ latency ${prediction.fraction_of_peak}`);
+    }
+    // Edits to the model travel in the link.
+    assert.match((await readPage(page)).hash, /latency-ns=650&bandwidth=1000&sms=80/);
 });
 
 test('links may use aliases, K sizes and "default"; bad values fall back', async () => {

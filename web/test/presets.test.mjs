@@ -1,12 +1,12 @@
 // presets.test.mjs - every preset: it sets the controls it names, shows
 // what it claims (its `expect`, worked by hand in presets.js), agrees with
-// `occ calc` and `occ explain`, marks its point on each staircase; and a
+// `occ calc`, `occ explain`, `occ sweep` and `occ latency`; and a
 // screenshot of each is saved as a test artifact.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { launchBrowser, openPage, readPage, occCalc, differences, occExplainParagraphs,
-         readStaircases, artifactsDir } from './helpers.mjs';
+         readStaircases, occSweep, occLatency, readLatencyPanel, artifactsDir } from './helpers.mjs';
 
 let browser;
 let page;
@@ -53,17 +53,20 @@ test('every preset shows what it claims, as occ calc and occ explain do', async 
             assert.ok(explanation.includes(paragraph.replace(/\s+/g, ' ')),
                       `${preset.id}: the page explains "${paragraph}"`);
         }
-        // Each staircase is drawn, and where the kernel's x is one of its
-        // points the marker sits on the curve at the page's warps per SM.
+        // Each staircase is occ sweep's, point for point, marked where occ marks it.
         const stairs = await readStaircases(page);
         for (const [axis, s] of Object.entries(stairs)) {
-            assert.ok(s.x.length > 10, `${preset.id}: ${axis} staircase has points`);
-            assert.equal(s.point.y, Number(shown.warps), `${preset.id}: ${axis} marker height`);
-            const at = s.x.indexOf(s.point.x);
-            if (at >= 0) {
-                assert.equal(s.y[at], Number(shown.warps), `${preset.id}: ${axis} marker on curve`);
-            }
+            const sweep = occSweep(cfg, axis);
+            assert.deepEqual(s.x, sweep.points.map((p) => p.value), `${preset.id}: ${axis} x`);
+            assert.deepEqual(s.y, sweep.points.map((p) => p.warps_per_sm), `${preset.id}: ${axis} y`);
+            assert.deepEqual(s.point, { x: sweep.current.value, y: sweep.current.warps_per_sm },
+                             `${preset.id}: ${axis} marker`);
         }
+        // The Little's-law panel predicts what occ latency does for its inputs.
+        const panel = await readLatencyPanel(page);
+        const prediction = occLatency(cfg, panel);
+        assert.ok(Math.abs(parseFloat(panel.fraction) / 100 - prediction.fraction_of_peak) <= 0.0005,
+                  `${preset.id}: ${panel.fraction} of peak, occ latency ${prediction.fraction_of_peak}`);
         await page.screenshot({ path: join(artifactsDir, `preset-${preset.id}.png`), fullPage: true });
     }
     assert.deepEqual(page.problems, []);
