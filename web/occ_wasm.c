@@ -9,6 +9,8 @@
 /* Exported under its own name, so the page finds it in instance.exports. */
 #define OCC_WASM_EXPORT(name) __attribute__((export_name(#name)))
 
+/* One field list per buffer, packed as a table. */
+/* clang-format off */
 /* Device fields, in buffer order; carveout_steps_bytes comes last and
    spans OCC_MAX_CARVEOUT_STEPS entries (carveout_step_count of them used). */
 #define GPU_INT_FIELDS(X)                                                                          \
@@ -36,6 +38,8 @@
     X(bytes_in_flight_per_sm) X(bytes_in_flight_needed_per_sm) X(loaded_latency_ns)                \
     X(predicted_gb_per_s) X(fraction_of_peak) X(warps_needed_per_sm) X(loads_per_thread_needed)    \
     X(bound)
+
+/* clang-format on */
 
 #define NAME_OF(field) #field ","
 #define COUNT_ONE(field) +1
@@ -179,8 +183,8 @@ OCC_WASM_EXPORT(occ_wasm_gpu_find) int occ_wasm_gpu_find(void)
 }
 
 OCC_WASM_EXPORT(occ_wasm_calc)
-int occ_wasm_calc(int gpu_index, int threads, int regs, int static_smem_bytes,
-                  int dyn_smem_bytes, int carveout_percent, int barriers)
+int occ_wasm_calc(int gpu_index, int threads, int regs, int static_smem_bytes, int dyn_smem_bytes,
+                  int carveout_percent, int barriers)
 {
     clear_error();
     have_last_kernel = false;
@@ -238,10 +242,8 @@ OCC_WASM_EXPORT(occ_wasm_limiter_name) const char *occ_wasm_limiter_name(int lim
     case OCC_LIMITER_REGISTERS:
     case OCC_LIMITER_SHARED_MEM:
     case OCC_LIMITER_BLOCKS:
-    case OCC_LIMITER_BARRIERS:
-        return occ_limiter_name((occ_limiter)limiter_bit);
-    default:
-        return "";
+    case OCC_LIMITER_BARRIERS: return occ_limiter_name((occ_limiter)limiter_bit);
+    default: return "";
     }
 }
 
@@ -382,10 +384,8 @@ OCC_WASM_EXPORT(occ_wasm_latency_bound_name) const char *occ_wasm_latency_bound_
     switch (bound) {
     case OCC_BOUND_LATENCY:
     case OCC_BOUND_BANDWIDTH:
-    case OCC_BOUND_REQUEST_LIMIT:
-        return occ_latency_bound_name((occ_latency_bound)bound);
-    default:
-        return "";
+    case OCC_BOUND_REQUEST_LIMIT: return occ_latency_bound_name((occ_latency_bound)bound);
+    default: return "";
     }
 }
 

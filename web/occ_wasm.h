@@ -57,8 +57,8 @@ int occ_wasm_gpu_find(void);
  * says why. The kernel is remembered for occ_wasm_sweep and
  * occ_wasm_explain.
  */
-int occ_wasm_calc(int gpu_index, int threads, int regs, int static_smem_bytes,
-                  int dyn_smem_bytes, int carveout_percent, int barriers);
+int occ_wasm_calc(int gpu_index, int threads, int regs, int static_smem_bytes, int dyn_smem_bytes,
+                  int carveout_percent, int barriers);
 
 /* The result buffer of the last successful occ_wasm_calc. */
 const double *occ_wasm_result(void);
