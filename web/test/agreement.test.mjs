@@ -124,3 +124,22 @@ test('a malformed number says so and keeps the last result', async () => {
     assert.match(after.error, /threads/);
     assert.equal(after.occupancy, before.occupancy);
 });
+
+// printf rounds an exact tie to even (6.25% -> "6.2%", 18.75% -> "18.8%")
+// where JavaScript's toFixed rounds it up; one block per SM of 4, 12 and 20
+// warps of 64, and 3 warps of sm_86's 48, land exactly on ties.
+test('occupancy is rounded as occ calc rounds it, ties included', async () => {
+    const oneBlock = { regs: 32, smem: 0, dynSmem: 200 * 1024, carveout: -1, barriers: 1 };
+    const cases = [{ gpu: 'H200', threads: 128 }, { gpu: 'H200', threads: 384 },
+                   { gpu: 'H200', threads: 640 }, { gpu: 'H200', threads: 96 },
+                   { gpu: 'sm_86', threads: 96, dynSmem: 90 * 1024 }];
+    const seen = [];
+    for (const c of cases) {
+        const cfg = { ...oneBlock, ...c };
+        await setControls(page, cfg);
+        const shown = await readPage(page);
+        assert.deepEqual(differences(shown, occCalc(cfg)), [], JSON.stringify(cfg));
+        seen.push(shown.occupancy);
+    }
+    assert.deepEqual(seen, ['6.2%', '18.8%', '31.2%', '4.7%', '6.2%']);
+});
