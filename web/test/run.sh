@@ -30,4 +30,5 @@ export OCC_BINARY="$occ_binary"
 export OCC_CHROMIUM="$chromium"
 export OCC_WEB_ARTIFACTS="$build_dir/web-test-artifacts"
 # One file at a time: each drives its own browser, and the machine may have two cores.
-exec node --test --test-concurrency=1 "$here"/*.test.mjs
+# The output (with the repaint times) is kept beside the screenshots.
+node --test --test-concurrency=1 "$here"/*.test.mjs 2>&1 | tee "$OCC_WEB_ARTIFACTS/test-output.txt"
