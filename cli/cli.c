@@ -8,6 +8,7 @@
 static const cli_command commands[] = {
     {"calc", "occupancy of one kernel launch on one GPU (or a CSV batch)", cmd_calc},
     {"gpus", "list the GPU database", cmd_gpus},
+    {"inspect", "resources and occupancy of every kernel in a binary or ptxas log", cmd_inspect},
 };
 static const int command_count = (int)(sizeof commands / sizeof commands[0]);
 
