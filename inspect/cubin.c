@@ -3,7 +3,8 @@
  *
  * Where each number lives (BINARY-FORMATS.md; each checked against ptxas -v
  * for the same compile by tests/test_inspect.c):
- *   registers        module .nv.info REGCOUNT [symbol, n]
+ *   registers        module .nv.info REGCOUNT [symbol, n], else sh_info >> 24
+ *                    of .text.<k> (cubins of older toolkits)
  *   stack per thread module .nv.info MIN_STACK_SIZE (MAX_STACK_SIZE in -rdc cubins)
  *   stack frame      module .nv.info FRAME_SIZE
  *   static smem      size of .nv.shared.<k>, less the 1 KB reserved prefix the
@@ -141,7 +142,11 @@ static bool collect_functions(cubin_reader *r, insp_error *err)
         f->arch_suffix = r->suffix;
         f->is_kernel = (other & STO_CUDA_ENTRY) != 0;
         f->relocatable = elf->type == ELF_ET_REL;
-        f->regs = INSP_UNKNOWN;
+        /* Cubins without a REGCOUNT record (older toolkits; 4,058 sm_75..89
+           functions of libcublasLt.so.13, docs/results/inspect-h200) keep the
+           count in bits 24..31 of the .text section's sh_info; REGCOUNT, read
+           later, wins where both exist. */
+        f->regs = (int)(text.info >> 24);
         f->smem_section_bytes = 0;
         f->spill_store_bytes = INSP_UNKNOWN;
         f->spill_load_bytes = INSP_UNKNOWN;
@@ -323,9 +328,6 @@ bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint,
             f->smem_bytes = f->smem_section_bytes >= RESERVED_SMEM_PREFIX_BYTES
                                 ? f->smem_section_bytes - RESERVED_SMEM_PREFIX_BYTES
                                 : 0;
-        }
-        if (f->regs == INSP_UNKNOWN) {
-            f->regs = 0;
         }
         if (sink != NULL && sink->function != NULL) {
             sink->function(sink->context, f);
