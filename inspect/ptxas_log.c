@@ -182,7 +182,7 @@ static bool on_used(log_state *st, span line, size_t offset, const insp_sink *si
         }
         int n;
         if (!read_number(&part, &n)) {
-            return insp_fail(err, offset + (size_t)(part.text - base),
+            return insp_fail(err, offset + 5 + (size_t)(part.text - base),
                              "ptxas log: 'Used' part '%.*s' does not start with a number",
                              (int)(part.len < 40 ? part.len : 40), part.text);
         }
@@ -229,14 +229,15 @@ bool insp_ptxas_log_parse(const char *text, size_t size, const insp_sink *sink,
             msg = colon != NULL ? span_trim(span_skip(line, (size_t)(colon - line.text) + 1))
                                 : line;
         }
+        size_t msg_offset = offset + (size_t)(msg.text - line.text);
         bool was_expecting = expect_values;
         expect_values = false;
         if (span_starts(msg, "Compiling entry function")) {
-            if (!on_compiling(&st, msg, true, offset, err)) {
+            if (!on_compiling(&st, msg, true, msg_offset, err)) {
                 return false;
             }
         } else if (span_starts(msg, "Compiling function")) {
-            if (!on_compiling(&st, msg, false, offset, err)) {
+            if (!on_compiling(&st, msg, false, msg_offset, err)) {
                 return false;
             }
         } else if (span_starts(msg, "Function properties for")) {
@@ -245,8 +246,8 @@ bool insp_ptxas_log_parse(const char *text, size_t size, const insp_sink *sink,
             st.props_frame = st.props_spill_stores = st.props_spill_loads = 0;
             expect_values = true;
         } else if (span_starts(msg, "Used ")) {
-            if (!on_used(&st, span_skip(msg, 5), offset + (size_t)(msg.text - line.text) + 5,
-                         sink, err)) {
+            /* errors point at "Used", or at the bad part of the line */
+            if (!on_used(&st, span_skip(msg, 5), msg_offset, sink, err)) {
                 return false;
             }
         } else if (was_expecting && msg.len > 0 && msg.text[0] >= '0' && msg.text[0] <= '9') {
