@@ -274,8 +274,11 @@ static bool read_sections(cubin_reader *r, insp_error *err)
         if (!elf64_section_fits(elf, &s, i, err)) {
             return false;
         }
-        const uint8_t *contents = elf->data + s.offset;
-        size_t size = (size_t)s.size;
+        /* NOBITS sections (.nv.shared.*) have a size but no contents, and their
+           offset need not lie in the file: form no pointer from it. */
+        bool nobits = s.type == ELF_SHT_NOBITS;
+        const uint8_t *contents = nobits ? elf->data : elf->data + s.offset;
+        size_t size = nobits ? 0 : (size_t)s.size;
         int owner = s.info < elf->shnum ? r->function_of_section[s.info] : -1;
         if (len == 8 && memcmp(name, ".nv.info", 8) == 0) {
             if (!read_module_info(r, contents, size, (size_t)s.offset, err)) {
