@@ -8,6 +8,7 @@
 static const cli_command commands[] = {
     {"calc", "occupancy of one kernel launch on one GPU (or a CSV batch)", cmd_calc},
     {"gpus", "list the GPU database", cmd_gpus},
+    {"lab", "measure occupancy's effects on the GPU present (needs occ-lab)", cmd_lab},
 };
 static const int command_count = (int)(sizeof commands / sizeof commands[0]);
 

@@ -38,6 +38,7 @@ int cli_main(int argc, char **argv, const cli_io *io);
 
 int cmd_calc(int argc, char **argv, const cli_io *io);
 int cmd_gpus(int argc, char **argv, const cli_io *io);
+int cmd_lab(int argc, char **argv, const cli_io *io);
 
 /* --- option parsing (options.c) ---------------------------------------- */
 
