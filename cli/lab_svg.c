@@ -179,7 +179,7 @@ static bool residency_plots(const char *dir, const lab_data *d, char *msg, size_
     for (int i = 0; i < d->residency_count; i++) {
         const lab_residency_row *r = &d->residency[i];
         double gb = lab_gb_per_s(r->bytes, r->median_ms);
-        snprintf(tip, sizeof tip, "%s: %.0f GB/s", r->label, gb);
+        snprintf(tip, sizeof tip, "%.31s: %.0f GB/s", r->label, gb);
         point(&c, 100.0 * r->warps_per_sm / r->max_warps_per_sm, gb,
               palette[items_color(r->items)], r->local_bytes > 0, tip);
     }
@@ -212,10 +212,10 @@ static bool residency_plots(const char *dir, const lab_data *d, char *msg, size_
         const lab_residency_row *r = &d->residency[i];
         double gb = lab_gb_per_s(r->bytes, r->median_ms);
         double x = lab_residency_in_flight(r);
-        snprintf(tip, sizeof tip, "%s: %.0f GB/s", r->label, gb);
+        snprintf(tip, sizeof tip, "%.31s: %.0f GB/s", r->label, gb);
         point(&c, x, gb, palette[items_color(r->items)], false, tip);
         if (m.ok) {
-            snprintf(tip, sizeof tip, "%s: model %.0f GB/s", r->label, m.predicted[i]);
+            snprintf(tip, sizeof tip, "%.31s: model %.0f GB/s", r->label, m.predicted[i]);
             point(&c, x, m.predicted[i], palette[items_color(r->items)], true, tip);
         }
     }
