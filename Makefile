@@ -17,8 +17,8 @@ all: deps
 
 # The main job on a built-in default: an H200 kernel, explained.
 run: all
-	@echo '$$ occ calc --gpu H200 --threads 256 --regs 64 --smem 16K'
-	@$(BUILD)/occ calc --gpu H200 --threads 256 --regs 64 --smem 16K
+	@echo '$$ occ explain --gpu H200 --threads 256 --regs 64 --smem 16K'
+	@$(BUILD)/occ explain --gpu H200 --threads 256 --regs 64 --smem 16K
 
 # Every test twice (warnings as errors, then under ASan + UBSan), with each
 # file parser's libFuzzer target run for FUZZ_SECONDS in between.

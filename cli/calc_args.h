@@ -9,9 +9,6 @@
 
 #include "cli.h"
 
-/* Parses "256", "16x16" or "8x8x4" into the kernel's block dimensions. */
-bool calc_parse_threads(const char *text, occ_kernel *kernel);
-
 /* Prints the Nsight-style table and the limiter in words. */
 void calc_print_text(FILE *out, const occ_device *dev, const occ_kernel *kernel,
                      const occ_result *r);

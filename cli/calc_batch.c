@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "calc_args.h"
+#include "kernel_args.h"
 
 enum { COL_GPU, COL_THREADS, COL_REGS, COL_SMEM, COL_DYN_SMEM, COL_CARVEOUT, COL_MAX_THREADS,
        COL_BARRIERS, COL_KNOWN };

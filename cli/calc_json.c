@@ -101,12 +101,14 @@ json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result 
 {
     static const char *const gc_names[] = {"off", "on", "strict"};
     json_t *kernel = json_pack(
-        "{s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:s}", "block", k->block_x,
+        "{s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:s, s:o}", "block", k->block_x,
         k->block_y, k->block_z, "threads_per_block", r->threads_per_block, "regs_per_thread",
         k->regs_per_thread, "static_smem_bytes", k->static_smem_bytes, "dyn_smem_bytes",
         k->dyn_smem_bytes, "max_threads_per_block", k->max_threads_per_block, "barriers",
         k->barriers, "carveout_percent", k->carveout_percent, "max_dyn_smem_bytes",
-        optin_json(k->max_dyn_smem_bytes), "partitioned_gc", gc_names[k->partitioned_gc]);
+        optin_json(k->max_dyn_smem_bytes), "partitioned_gc", gc_names[k->partitioned_gc],
+        "smem_config_bytes",
+        k->smem_config_bytes > 0 ? json_integer(k->smem_config_bytes) : json_null());
     json_t *limits = json_pack("{s:o, s:o, s:o, s:o, s:o}", "warps", limit_json(r->limit_warps),
                                "blocks", limit_json(r->limit_blocks), "registers",
                                limit_json(r->limit_registers), "shared_mem",

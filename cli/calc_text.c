@@ -17,36 +17,6 @@ static const char *percent(double fraction, char *buf, size_t cap)
     return buf;
 }
 
-/* Prints `text` wrapped at 96 columns, continuation lines indented. */
-static void print_wrapped(FILE *out, const char *text, int indent)
-{
-    const int width = 96;
-    int col = 0;
-    bool line_start = true;
-    const char *p = text;
-    while (*p != '\0') {
-        const char *word_end = strchr(p, ' ');
-        int len = word_end != NULL ? (int)(word_end - p) : (int)strlen(p);
-        if (!line_start && col + 1 + len > width) {
-            fprintf(out, "\n%*s", indent, "");
-            col = indent;
-            line_start = true;
-        }
-        if (!line_start) {
-            fputc(' ', out);
-            col++;
-        }
-        fwrite(p, 1, (size_t)len, out);
-        col += len;
-        line_start = false;
-        p += len;
-        while (*p == ' ') {
-            p++;
-        }
-    }
-    fputc('\n', out);
-}
-
 /* "1 block", "4 blocks" */
 static const char *blocks(int n)
 {
@@ -129,7 +99,7 @@ static void explain_limit(FILE *out, const occ_device *d, const occ_kernel *k, c
                  k->barriers, r->limit_barriers, blocks(r->limit_barriers));
         break;
     }
-    print_wrapped(out, text, 2);
+    cli_print_wrapped(out, text, 2);
 }
 
 void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const occ_result *r)
@@ -201,7 +171,7 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
                  "block, so this launch fails (cudaErrorInvalidValue); the occupancy above is "
                  "what the driver's occupancy API reports all the same.",
                  r->threads_per_block, k->max_threads_per_block);
-        print_wrapped(out, text, 0);
+        cli_print_wrapped(out, text, 0);
     }
     if (r->needs_optin) {
         char text[320];
@@ -209,9 +179,9 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
                  "Note: more than %s of shared memory per block needs cudaFuncSetAttribute("
                  "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, %d) before the launch.",
                  cli_format_bytes(d->smem_per_block_bytes, a, sizeof a), k->dyn_smem_bytes);
-        print_wrapped(out, text, 0);
+        cli_print_wrapped(out, text, 0);
     }
-    print_wrapped(out,
+    cli_print_wrapped(out,
                   "Occupancy is not speed: it says how many warps could hide memory latency, "
                   "not whether this kernel needs them. Loads in flight per thread (ILP) do the "
                   "same job with fewer warps.",

@@ -7,6 +7,10 @@
 
 static const cli_command commands[] = {
     {"calc", "occupancy of one kernel launch on one GPU (or a CSV batch)", cmd_calc},
+    {"explain", "the occupancy worked step by step, and what would change it", cmd_explain},
+    {"sweep", "resident warps as one input varies (Nsight's occupancy charts)", cmd_sweep},
+    {"suggest", "the block size the occupancy API picks, waves and grid advice", cmd_suggest},
+    {"latency", "Little's law: do the loads in flight saturate memory?", cmd_latency},
     {"gpus", "list the GPU database", cmd_gpus},
     {"lab", "measure occupancy's effects on the GPU present (needs occ-lab)", cmd_lab},
 };

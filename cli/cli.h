@@ -38,6 +38,10 @@ int cli_main(int argc, char **argv, const cli_io *io);
 
 int cmd_calc(int argc, char **argv, const cli_io *io);
 int cmd_gpus(int argc, char **argv, const cli_io *io);
+int cmd_explain(int argc, char **argv, const cli_io *io);
+int cmd_sweep(int argc, char **argv, const cli_io *io);
+int cmd_suggest(int argc, char **argv, const cli_io *io);
+int cmd_latency(int argc, char **argv, const cli_io *io);
 int cmd_lab(int argc, char **argv, const cli_io *io);
 
 /* --- option parsing (options.c) ---------------------------------------- */
@@ -74,6 +78,9 @@ int cli_fail(const cli_io *io, const char *command, int code, const char *format
    value beyond about 3.4e10 whatever the range (no caller needs more). */
 bool cli_parse_int(const char *text, long long lo, long long hi, long long *out);
 
+/* A decimal number in [lo, hi] ("600", "0.5", "1e3"); no inf, nan or hex. */
+bool cli_parse_double(const char *text, double lo, double hi, double *out);
+
 /* Bytes: "1024", "48K", "48KB", "48KiB", "1.5KiB", "2M" (K = 1024). */
 bool cli_parse_size(const char *text, long long *out);
 
@@ -82,6 +89,13 @@ bool cli_parse_carveout(const char *text, int *out);
 
 /* Writes "1,234,567" style digits into buf. */
 const char *cli_group_digits(long long value, char *buf, size_t cap);
+
+/* Prints a JSON document indented, with a final newline, and frees it. */
+struct json_t;
+void cli_print_json(FILE *out, struct json_t *doc);
+
+/* Prints `text` wrapped at 96 columns, continuation lines indented. */
+void cli_print_wrapped(FILE *out, const char *text, int indent);
 
 /* Human bytes: "48 KB" (exact KiB), else "49,153 B". */
 const char *cli_format_bytes(long long bytes, char *buf, size_t cap);

@@ -2,6 +2,7 @@
  * parse.c - the checked parsers for numbers on the command line and in
  * CSV rows, and the number formats occ prints.
  */
+#include <stdlib.h>
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -146,4 +147,29 @@ const char *cli_format_bytes(long long bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%s B", cli_group_digits(bytes, grouped, sizeof grouped));
     }
     return buf;
+}
+
+bool cli_parse_double(const char *text, double lo, double hi, double *out)
+{
+    /* strtod alone would take "inf", "nan", hex and leading spaces. */
+    const char *p = text;
+    if (*p == '-' || *p == '+') {
+        p++;
+    }
+    if (!((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9'))) {
+        return false;
+    }
+    for (const char *q = p; *q != '\0'; q++) {
+        if (!((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' || *q == '-' ||
+              *q == '+')) {
+            return false;
+        }
+    }
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v >= lo && v <= hi)) {
+        return false;
+    }
+    *out = v;
+    return true;
 }

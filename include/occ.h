@@ -192,6 +192,11 @@ typedef struct occ_kernel {
                                       OCC_DYN_SMEM_OPTIN_MAX (default),
                                       OCC_DYN_SMEM_NO_OPTIN, or bytes */
     occ_partitioned_gc partitioned_gc; /* default OCC_PGC_OFF */
+    int smem_config_bytes;         /* the SM's shared-memory configuration, when
+                                      known (Nsight Compute's "Shared Memory
+                                      Configuration Size"): overrides the
+                                      carveout preference; aligned up to a
+                                      carveout step. 0 = from the preference */
 } occ_kernel;
 
 /* Sets the driver's defaults: a 1x1x1 block, 1 barrier, default carveout,
@@ -321,6 +326,152 @@ occ_status occ_dyn_smem_available(const occ_device *device,
                                   const occ_kernel *kernel, int num_blocks,
                                   int block_size, occ_dyn_smem_result *out,
                                   occ_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Sweeps: the staircase of residency as one input varies                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Nsight Compute's "Impact of Varying Register Count / Shared Memory Usage /
+ * Block Size / Barrier Count" charts (metrics launch__occupancy_per_*), at
+ * the same x points with the same values (checked against ncu 2025.3 on an
+ * H200: tests/data/ncu-sweep/). The other inputs stay as in the kernel, and
+ * so does the SM's shared-memory configuration, as Nsight holds the
+ * launch's: pass it in kernel->smem_config_bytes (Nsight's "Shared Memory
+ * Configuration Size"), or leave 0 for the configuration occ_calc picks.
+ *
+ * The x points, as Nsight draws them:
+ *   OCC_SWEEP_REGS      0 .. 256 registers per thread (256 is past the
+ *                       hardware's 255; the arithmetic is the same)
+ *   OCC_SWEEP_SMEM      0, 512, ... below the SM's shared memory: bytes per
+ *                       block as allocated (static + dynamic + the driver's
+ *                       reserve), divided into the configuration as is;
+ *                       the per-block cap is the opt-in maximum when the
+ *                       kernel has static shared memory or opted in, else
+ *                       the default 48 KB
+ *   OCC_SWEEP_THREADS   1, 16, 32, 48 ... max threads per block
+ *   OCC_SWEEP_BARRIERS  0 .. 64 (past the 16 a block can use)
+ */
+typedef enum occ_sweep_axis {
+    OCC_SWEEP_REGS = 0,
+    OCC_SWEEP_SMEM = 1,
+    OCC_SWEEP_THREADS = 2,
+    OCC_SWEEP_BARRIERS = 3
+} occ_sweep_axis;
+
+typedef struct occ_sweep_point {
+    int value;          /* x: registers, bytes, threads or barriers */
+    int blocks_per_sm;
+    int warps_per_sm;
+    double occupancy;   /* warps_per_sm / max warps per SM */
+} occ_sweep_point;
+
+/* The number of x points occ_sweep writes for this axis on this device
+   (0 for an unknown axis). */
+int occ_sweep_point_count(const occ_device *device, occ_sweep_axis axis);
+
+/* The kernel's own x on the axis (where Nsight marks the current point). */
+int occ_sweep_current_value(const occ_device *device, const occ_kernel *kernel,
+                            occ_sweep_axis axis);
+
+/* Fills points[0 .. *count-1]; OCC_ERR_INVALID_ARGUMENT naming "points" when
+   max_points is below occ_sweep_point_count(). The kernel must pass
+   occ_kernel_validate(). */
+occ_status occ_sweep(const occ_device *device, const occ_kernel *kernel,
+                     occ_sweep_axis axis, occ_sweep_point *points,
+                     int max_points, int *count, occ_error *err);
+
+/* "registers", "shared memory", "block size", "barriers"; NULL if unknown. */
+const char *occ_sweep_axis_name(occ_sweep_axis axis);
+
+/* ------------------------------------------------------------------------ */
+/* Explanations: the derivation in words, what is wasted, what would help   */
+/* ------------------------------------------------------------------------ */
+
+#define OCC_EXPLAIN_TEXT_BYTES 400
+
+/* One resource's limit, worked with this kernel's numbers. */
+typedef struct occ_explain_step {
+    occ_limiter resource;
+    int limit_blocks;                   /* as in occ_result (OCC_UNLIMITED) */
+    bool binds;                         /* equals the resident blocks */
+    char text[OCC_EXPLAIN_TEXT_BYTES];  /* one paragraph, no newline */
+} occ_explain_step;
+
+/* A configuration one change away, and what it gives. */
+typedef struct occ_explain_option {
+    int value;            /* registers, bytes, threads or barriers */
+    int blocks_per_sm;
+    int warps_per_sm;
+    double occupancy;
+} occ_explain_option;
+
+/* The smallest change of one input that gains a block, and the most that
+   input alone can give. */
+typedef struct occ_explain_change {
+    occ_sweep_axis input;   /* which input changes */
+    int current_value;      /* as on the sweep's axis (smem: static + dynamic) */
+    bool helps;             /* false: changing this input alone changes nothing */
+    occ_explain_option next; /* the nearest value that gains residency */
+    occ_explain_option best; /* the value nearest the current one that reaches
+                                the most this input alone can give */
+    char text[OCC_EXPLAIN_TEXT_BYTES];
+} occ_explain_change;
+
+typedef struct occ_explanation {
+    occ_result result;
+    char summary[OCC_EXPLAIN_TEXT_BYTES];
+    occ_explain_step steps[5];      /* warps, blocks, registers, shared memory, barriers */
+    int step_count;
+    /* What is allocated or reserved but does not host another block. */
+    int regs_unallocated_per_sm;    /* registers left in the file */
+    int regs_rounding_per_warp;     /* allocated beyond regs x 32 */
+    int smem_unused_per_sm_bytes;   /* configured shared memory left over */
+    int warp_slots_unused;          /* max warps - resident warps */
+    int warp_slots_stranded;        /* of those, lost to block granularity
+                                       when warp slots bind (768 threads: 16) */
+    int idle_lanes_per_block;       /* threads short of whole warps */
+    char waste[OCC_EXPLAIN_TEXT_BYTES * 2];
+    occ_explain_change changes[4];  /* registers, shared memory, block size, barriers */
+    int change_count;
+    char caution[OCC_EXPLAIN_TEXT_BYTES * 2];
+} occ_explanation;
+
+/* The explanation of occ_calc's answer; every number in it comes from
+   occ_calc (for the changes, occ_calc of the changed kernel). */
+occ_status occ_explain(const occ_device *device, const occ_kernel *kernel,
+                       occ_explanation *out, occ_error *err);
+
+/* The whole explanation as plain text: headed paragraphs separated by blank
+   lines, lines unwrapped (what `occ explain` prints before wrapping).
+   Returns the length written; the text is cut (and NUL-terminated) when
+   cap is below OCC_EXPLAIN_TEXT_MAX. 0 on error, with *err set. */
+#define OCC_EXPLAIN_TEXT_MAX 8192
+size_t occ_explain_text(const occ_device *device, const occ_kernel *kernel,
+                        char *buf, size_t cap, occ_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Waves: how a grid fills the GPU                                          */
+/* ------------------------------------------------------------------------ */
+
+typedef struct occ_waves_result {
+    double waves_per_sm;          /* grid / (blocks per SM x SMs): Nsight's
+                                     launch__waves_per_multiprocessor */
+    long long full_waves;         /* waves in which every block slot is used */
+    long long last_wave_blocks;   /* blocks of the last wave (a full wave's
+                                     worth when the grid divides evenly) */
+    double last_wave_fraction;    /* how full the last wave is, 0..1 */
+    long long persistent_grid_blocks; /* blocks per SM x SMs: one full wave */
+    double tail_idle_fraction;    /* block slots idle over the launch, if every
+                                     block takes the same time: 1 - waves /
+                                     ceil(waves) */
+} occ_waves_result;
+
+/* The waves of a grid of grid_blocks blocks at blocks_per_sm resident
+   blocks on sm_count SMs. OCC_ERR_INVALID_ARGUMENT naming the field when a
+   count is not positive (zero resident blocks: the launch cannot run). */
+occ_status occ_launch_waves(int blocks_per_sm, int sm_count, long long grid_blocks,
+                            occ_waves_result *out, occ_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Latency model: Little's law for loads in flight                          */

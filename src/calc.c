@@ -61,6 +61,7 @@ void occ_kernel_init(occ_kernel *k)
     k->carveout_percent = OCC_CARVEOUT_DEFAULT;
     k->max_dyn_smem_bytes = OCC_DYN_SMEM_OPTIN_MAX;
     k->partitioned_gc = OCC_PGC_OFF;
+    k->smem_config_bytes = 0;
 }
 
 /* One pass over the usual case, so occ_calc pays for the full checks and
@@ -76,7 +77,7 @@ static bool kernel_plainly_valid(const occ_device *d, const occ_kernel *k)
            (unsigned)k->barriers <= 16u && (unsigned)(k->carveout_percent + 1) <= 101u &&
            (k->max_dyn_smem_bytes == OCC_DYN_SMEM_OPTIN_MAX ||
             k->max_dyn_smem_bytes == OCC_DYN_SMEM_NO_OPTIN) &&
-           (unsigned)k->partitioned_gc <= (unsigned)OCC_PGC_ON_STRICT;
+           (unsigned)k->partitioned_gc <= (unsigned)OCC_PGC_ON_STRICT && k->smem_config_bytes == 0;
 }
 
 occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_error *err)
@@ -126,6 +127,11 @@ occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_err
     if (k->carveout_percent < OCC_CARVEOUT_DEFAULT || k->carveout_percent > 100) {
         return fail_value(err, d, "carveout", k->carveout_percent,
                           ": must be -1 (default) or a percentage 0 to ", 100, " on ");
+    }
+    if (k->smem_config_bytes < 0 || k->smem_config_bytes > d->smem_per_sm_bytes) {
+        return fail_value(err, d, "smem_config", k->smem_config_bytes,
+                          ": the shared memory configuration must be 0 (from the carveout) to ",
+                          d->smem_per_sm_bytes, " bytes on ");
     }
     /* The largest opt-in a kernel may set: cudaFuncSetAttribute refuses more. */
     int optin_ceiling = d->smem_per_block_optin_bytes - k->static_smem_bytes;
@@ -195,6 +201,10 @@ static void smem_limit(const occ_device *d, const occ_kernel *k, occ_result *r,
     int per_block = occ__smem_block_limit(d, k, (long long)static_total + max_dyn);
 
     int preferred = occ__smem_preferred(d, k->carveout_percent);
+    if (k->smem_config_bytes > 0) {
+        preferred = d->carveout_step_count > 0 ? occ__carveout_align_up(d, k->smem_config_bytes)
+                                               : d->smem_per_sm_bytes;
+    }
     r->smem_preferred_bytes = preferred;
     r->smem_per_sm_bytes = preferred;
     r->smem_per_block_limit_bytes = per_block;
@@ -233,7 +243,12 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *result
             return status;
         }
     }
+    occ__calc_unchecked(d, k, result);
+    return OCC_OK;
+}
 
+void occ__calc_unchecked(const occ_device *d, const occ_kernel *k, occ_result *result)
+{
     /* Work in a local result: stores to the caller's struct could alias the
        device's ints, which would make the compiler reload them after every
        store. One copy at the end is cheaper. */
@@ -314,5 +329,4 @@ occ_status occ_calc(const occ_device *d, const occ_kernel *k, occ_result *result
     r->threads_per_sm = blocks * threads;
     r->occupancy = (double)r->warps_per_sm / (double)max_warps;
     *result = local;
-    return OCC_OK;
 }

@@ -77,3 +77,32 @@ occ_status occ__fail(occ_error *err, occ_status status, const char *field,
     }
     return status;
 }
+
+void occ__msg_count(occ_msg *m, long long v)
+{
+    /* 65,536: groups of three digits, as the seeds and Nsight print counts. */
+    if (v < 0) {
+        occ__msg_str(m, "-");
+        v = -v;
+    }
+    if (v >= 1000) {
+        occ__msg_count(m, v / 1000);
+        long long rest = v % 1000;
+        occ__msg_str(m, rest < 10 ? ",00" : rest < 100 ? ",0" : ",");
+        occ__msg_int(m, rest);
+        return;
+    }
+    occ__msg_int(m, v);
+}
+
+void occ__msg_percent(occ_msg *m, double fraction)
+{
+    /* One decimal, dropped when it is 0: 50%, 62.5%, 65.6%. */
+    long long tenths = (long long)(fraction * 1000.0 + 0.5);
+    occ__msg_int(m, tenths / 10);
+    if (tenths % 10 != 0) {
+        occ__msg_str(m, ".");
+        occ__msg_int(m, tenths % 10);
+    }
+    occ__msg_str(m, "%");
+}

@@ -36,10 +36,24 @@ typedef struct occ_msg {
 void occ__msg_begin(occ_msg *m, char *buf, size_t cap);
 void occ__msg_str(occ_msg *m, const char *s);
 void occ__msg_int(occ_msg *m, long long v);
+void occ__msg_count(occ_msg *m, long long v);       /* 65,536 */
+void occ__msg_percent(occ_msg *m, double fraction); /* 0.625 -> 62.5% */
 
 /* Sets err->field and err->message from a sequence of pieces; returns `status`. */
 occ_status occ__fail(occ_error *err, occ_status status, const char *field,
                      const char *message);
+
+/* occ_calc without the argument checks, for callers that ask about
+   configurations past the hardware's ranges on purpose (occ_sweep draws
+   Nsight's curves to 256 registers and 64 barriers). The kernel's values
+   must still be non-negative and the block non-empty. */
+void occ__calc_unchecked(const occ_device *d, const occ_kernel *k, occ_result *result);
+
+/* The kernel with one input set to `value`, as occ_sweep and occ_explain
+   vary it: registers, barriers, a 1-D block of `value` threads, or `value`
+   bytes of shared memory per block, all dynamic (static memory moves into
+   the dynamic part so any size up to the opt-in is allowed). */
+occ_kernel occ__kernel_with(const occ_kernel *k, occ_sweep_axis input, int value);
 
 /* Freestanding string helpers. */
 size_t occ__strlen(const char *s);

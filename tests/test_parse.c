@@ -1,6 +1,6 @@
 /*
  * test_parse.c - the CLI's checked value parsers and number formats (cli/parse.c and
- * calc_parse_threads in cli/cmd_calc.c).
+ * calc_parse_threads in cli/kernel_args.c).
  *
  * Every case is its own cmocka test named by a stable id ("size-3"), so a failure names the
  * input at fault and the other cases still run. Ids are never renumbered: new cases take the
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "calc_args.h"
+#include "kernel_args.h"
 
 /* Written into out-parameters before a call, to see whether a rejected input touched them. */
 #define UNTOUCHED (-424242LL)
@@ -331,7 +332,31 @@ static void bytes_round_trip_test(void **state)
     }
 }
 
+/* cli_parse_double: plain decimals only, within the range. */
+static void double_test(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        bool ok;
+        double value;
+    } cases[] = {
+        {"600", true, 600},   {"0.5", true, 0.5},  {".5", true, 0.5},     {"1e3", true, 1000},
+        {"-2", false, 0},     {"nan", false, 0},   {"inf", false, 0},     {"0x10", false, 0},
+        {" 5", false, 0},     {"5 ", false, 0},    {"", false, 0},        {"1e400", false, 0},
+        {"2000", false, 0},   {"1.5.2", false, 0}, {"-", false, 0},       {"e5", false, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v = -1;
+        bool ok = cli_parse_double(cases[i].text, 0, 1000, &v);
+        if (ok != cases[i].ok || (ok && v != cases[i].value)) {
+            fail_msg("'%s': ok %d value %g", cases[i].text, ok, v);
+        }
+    }
+}
+
 static const struct CMUnitTest misc_tests[] = {
+    {"double-1", double_test, NULL, NULL, NULL},
     {"digits-truncate-1", digits_truncate_test, NULL, NULL, NULL},
     {"bytes-round-trip-1", bytes_round_trip_test, NULL, NULL, NULL},
 };

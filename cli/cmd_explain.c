@@ -1,0 +1,159 @@
+/*
+ * cmd_explain.c - `occ explain`: occ_calc's answer worked step by step with
+ * the kernel's numbers, what is left over, the smallest change of each input
+ * that gains residency, and the caution that occupancy is not speed. The
+ * words and numbers come from occ_explain() in libocc (the web page shows
+ * the same text).
+ */
+#include <string.h>
+
+#include "calc_args.h"
+#include "kernel_args.h"
+
+static const cli_option options[] = {
+    KERNEL_OPTIONS,
+    {"json", false, "", "print the explanation as JSON (docs/json.md, occ.explain)"},
+    {"help", false, "", "show this help"},
+};
+enum { OPT_JSON = KOPT_COUNT, OPT_HELP, OPT_COUNT };
+
+typedef struct explain_args {
+    const cli_io *io;
+    kernel_args k;
+    bool json;
+    bool help;
+} explain_args;
+
+static int on_option(int index, const char *value, void *context)
+{
+    explain_args *a = context;
+    switch (index) {
+    case OPT_JSON: a->json = true; break;
+    case OPT_HELP: a->help = true; break;
+    default: return kernel_args_apply("explain", index, value, &a->k, a->io);
+    }
+    return EXIT_OK;
+}
+
+static const char *const description =
+    "Works out the occupancy the way a person would by hand: each resource's limit with\n"
+    "this kernel's numbers (registers per warp and their rounding, sub-partitions, shared\n"
+    "memory with the driver's reserve and the carveout, warp and block slots, barriers),\n"
+    "the minimum and every limit that ties; then what is left over, the smallest change\n"
+    "of each input that gains residency, and when more occupancy buys nothing.\n"
+    "\n"
+    "example:\n"
+    "  occ explain --gpu H200 --threads 256 --regs 64 --smem 16K";
+
+static json_t *option_json(const occ_explain_option *o)
+{
+    return json_pack("{s:i, s:i, s:i, s:f}", "value", o->value, "blocks_per_sm",
+                     o->blocks_per_sm, "warps_per_sm", o->warps_per_sm, "occupancy",
+                     o->occupancy);
+}
+
+static json_t *explanation_json(const occ_device *dev, const occ_kernel *k,
+                                const occ_explanation *e)
+{
+    static const char *const inputs[4] = {"regs", "smem", "threads", "barriers"};
+    json_t *doc = calc_to_json(dev, k, &e->result);
+    json_object_set_new(doc, "schema", json_string("occ.explain"));
+    json_object_set_new(doc, "summary", json_string(e->summary));
+    json_t *steps = json_array();
+    for (int i = 0; i < e->step_count; i++) {
+        const occ_explain_step *s = &e->steps[i];
+        json_array_append_new(
+            steps, json_pack("{s:s, s:o, s:b, s:s}", "resource", occ_limiter_name(s->resource),
+                             "limit_blocks",
+                             s->limit_blocks == OCC_UNLIMITED ? json_null()
+                                                              : json_integer(s->limit_blocks),
+                             "binds", s->binds, "text", s->text));
+    }
+    json_object_set_new(doc, "steps", steps);
+    json_object_set_new(
+        doc, "waste",
+        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:s}", "regs_unallocated_per_sm",
+                  e->regs_unallocated_per_sm, "regs_rounding_per_warp", e->regs_rounding_per_warp,
+                  "smem_unused_per_sm_bytes", e->smem_unused_per_sm_bytes, "warp_slots_unused",
+                  e->warp_slots_unused, "warp_slots_stranded", e->warp_slots_stranded,
+                  "idle_lanes_per_block", e->idle_lanes_per_block, "text", e->waste));
+    json_t *changes = json_array();
+    for (int i = 0; i < e->change_count; i++) {
+        const occ_explain_change *c = &e->changes[i];
+        json_array_append_new(
+            changes, json_pack("{s:s, s:i, s:b, s:o, s:o, s:s}", "input", inputs[c->input],
+                               "current_value", c->current_value, "helps", c->helps, "next",
+                               c->helps ? option_json(&c->next) : json_null(), "best",
+                               c->helps ? option_json(&c->best) : json_null(), "text", c->text));
+    }
+    json_object_set_new(doc, "changes", changes);
+    json_object_set_new(doc, "caution", json_string(e->caution));
+    return doc;
+}
+
+static void print_heading(FILE *out, const char *title)
+{
+    fprintf(out, "\n%s\n", title);
+}
+
+static void print_explanation(FILE *out, const occ_device *dev, const occ_kernel *k,
+                              const occ_explanation *e)
+{
+    char arch[16], st[32], dy[32];
+    occ_arch_name(dev->cc_major, dev->cc_minor, arch, sizeof arch);
+    fprintf(out, "%s (%s): %d threads per block, %d registers per thread, %s static + %s "
+                 "dynamic bytes of shared memory per block\n\n",
+            dev->name, arch, e->result.threads_per_block, k->regs_per_thread,
+            cli_group_digits(k->static_smem_bytes, st, sizeof st),
+            cli_group_digits(k->dyn_smem_bytes, dy, sizeof dy));
+    cli_print_wrapped(out, e->summary, 0);
+    print_heading(out, "How each resource limits the blocks per SM (* binds)");
+    char line[OCC_EXPLAIN_TEXT_BYTES + 8];
+    for (int i = 0; i < e->step_count; i++) {
+        snprintf(line, sizeof line, "%s %s", e->steps[i].binds ? "*" : "-", e->steps[i].text);
+        cli_print_wrapped(out, line, 2);
+    }
+    print_heading(out, "What is left over");
+    cli_print_wrapped(out, e->waste, 0);
+    print_heading(out, "What would change it");
+    for (int i = 0; i < e->change_count; i++) {
+        snprintf(line, sizeof line, "- %s", e->changes[i].text);
+        cli_print_wrapped(out, line, 2);
+    }
+    print_heading(out, "Does it matter?");
+    cli_print_wrapped(out, e->caution, 0);
+}
+
+int cmd_explain(int argc, char **argv, const cli_io *io)
+{
+    explain_args a = {.io = io};
+    kernel_args_init(&a.k);
+    int code = cli_parse_options("explain", argc, argv, options, OPT_COUNT, on_option, &a, io);
+    if (code != EXIT_OK) {
+        return code;
+    }
+    if (a.help) {
+        cli_print_help(io->out,
+                       "occ explain --gpu NAME --threads N [--regs N] [--smem BYTES] "
+                       "[--dyn-smem BYTES] [options]",
+                       description, options, OPT_COUNT);
+        return EXIT_OK;
+    }
+    occ_device dev;
+    code = kernel_args_resolve("explain", &a.k, true, &dev, io);
+    if (code != EXIT_OK) {
+        return code;
+    }
+    occ_explanation e;
+    occ_error err;
+    if (occ_explain(&dev, &a.k.kernel, &e, &err) != OCC_OK) {
+        return cli_fail(io, "explain", EXIT_USAGE, "%s", err.message);
+    }
+    if (a.json) {
+        json_t *doc = explanation_json(&dev, &a.k.kernel, &e);
+        cli_print_json(io->out, doc);
+    } else {
+        print_explanation(io->out, &dev, &a.k.kernel, &e);
+    }
+    return EXIT_OK;
+}
