@@ -43,6 +43,7 @@ int cmd_sweep(int argc, char **argv, const cli_io *io);
 int cmd_suggest(int argc, char **argv, const cli_io *io);
 int cmd_latency(int argc, char **argv, const cli_io *io);
 int cmd_inspect(int argc, char **argv, const cli_io *io);
+int cmd_lab(int argc, char **argv, const cli_io *io);
 
 /* --- option parsing (options.c) ---------------------------------------- */
 
