@@ -12,6 +12,8 @@ static const cli_command commands[] = {
     {"suggest", "the block size the occupancy API picks, waves and grid advice", cmd_suggest},
     {"latency", "Little's law: do the loads in flight saturate memory?", cmd_latency},
     {"gpus", "list the GPU database", cmd_gpus},
+    {"inspect", "resources and occupancy of every kernel in a binary or ptxas log", cmd_inspect},
+    {"lab", "measure occupancy's effects on the GPU present (needs occ-lab)", cmd_lab},
 };
 static const int command_count = (int)(sizeof commands / sizeof commands[0]);
 

@@ -42,6 +42,8 @@ int cmd_explain(int argc, char **argv, const cli_io *io);
 int cmd_sweep(int argc, char **argv, const cli_io *io);
 int cmd_suggest(int argc, char **argv, const cli_io *io);
 int cmd_latency(int argc, char **argv, const cli_io *io);
+int cmd_inspect(int argc, char **argv, const cli_io *io);
+int cmd_lab(int argc, char **argv, const cli_io *io);
 
 /* --- option parsing (options.c) ---------------------------------------- */
 
@@ -88,6 +90,10 @@ bool cli_parse_carveout(const char *text, int *out);
 
 /* Writes "1,234,567" style digits into buf. */
 const char *cli_group_digits(long long value, char *buf, size_t cap);
+
+/* Prints a JSON document indented, with a final newline, and frees it. */
+struct json_t;
+void cli_print_json(FILE *out, struct json_t *doc);
 
 /* Prints `text` wrapped at 96 columns, continuation lines indented. */
 void cli_print_wrapped(FILE *out, const char *text, int indent);

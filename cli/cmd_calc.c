@@ -81,9 +81,7 @@ int cmd_calc(int argc, char **argv, const cli_io *io)
     }
     if (a.json) {
         json_t *doc = calc_to_json(&dev, &a.k.kernel, &r);
-        json_dumpf(doc, io->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', io->out);
-        json_decref(doc);
+        cli_print_json(io->out, doc);
     } else {
         calc_print_text(io->out, &dev, &a.k.kernel, &r);
     }

@@ -151,9 +151,7 @@ int cmd_explain(int argc, char **argv, const cli_io *io)
     }
     if (a.json) {
         json_t *doc = explanation_json(&dev, &a.k.kernel, &e);
-        json_dumpf(doc, io->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', io->out);
-        json_decref(doc);
+        cli_print_json(io->out, doc);
     } else {
         print_explanation(io->out, &dev, &a.k.kernel, &e);
     }

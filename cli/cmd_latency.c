@@ -242,9 +242,7 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
         if (have_calc) {
             json_object_set_new(doc, "kernel_blocks_per_sm", json_integer(calc.blocks_per_sm));
         }
-        json_dumpf(doc, io->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', io->out);
-        json_decref(doc);
+        cli_print_json(io->out, doc);
     } else {
         print_text(io->out, &dev, &a, &m, &in, &r);
     }

@@ -269,9 +269,7 @@ int cmd_suggest(int argc, char **argv, const cli_io *io)
     }
     if (a.json) {
         json_t *doc = advice_json(&dev, &a, &v);
-        json_dumpf(doc, io->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', io->out);
-        json_decref(doc);
+        cli_print_json(io->out, doc);
     } else {
         print_text(io->out, &dev, &a, &v);
     }

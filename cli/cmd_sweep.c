@@ -278,9 +278,7 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
         }
     } else if (a.json) {
         json_t *doc = sweep_json(&dev, &a.k.kernel, axes[axis_index].name, current, &r, points, n);
-        json_dumpf(doc, io->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', io->out);
-        json_decref(doc);
+        cli_print_json(io->out, doc);
     } else {
         fprintf(io->out, "%s: resident warps per SM vs %s (current %d: %d warps, %.1f%%; "
                          "shared memory configured %d bytes per SM)\n\n",

@@ -1,7 +1,9 @@
 /*
- * wrap.c - prints paragraphs wrapped for a terminal.
+ * wrap.c - prints paragraphs wrapped for a terminal, and JSON documents.
  */
 #include <string.h>
+
+#include <jansson.h>
 
 #include "cli.h"
 
@@ -33,4 +35,11 @@ void cli_print_wrapped(FILE *out, const char *text, int indent)
         }
     }
     fputc('\n', out);
+}
+
+void cli_print_json(FILE *out, json_t *doc)
+{
+    json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(doc);
 }

@@ -19,7 +19,7 @@ seconds=${2:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 status=0
 
-for target in gpu_file batch; do
+for target in gpu_file batch ptxas_log cubin fatbin host_elf; do
     binary="$build/fuzz_$target"
     if [ ! -x "$binary" ]; then
         echo "run.sh: $binary is missing; configure the build with CC=clang-14 -DOCC_FUZZ=ON" >&2
@@ -33,7 +33,12 @@ for target in gpu_file batch; do
     # failure; the first corpus directory receives new inputs, the second is read only.
     # libFuzzer's progress goes to a log; the summary and any failure are shown.
     log="$build/fuzz-$target.log"
-    if "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    # binary seeds (cubins, fatbins, ELF files) are tens of KB: let inputs be that long
+    case $target in
+        cubin|fatbin|host_elf) max_len=65536 ;;
+        *) max_len=8192 ;;
+    esac
+    if "$binary" -max_total_time="$seconds" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
             -print_final_stats=1 -artifact_prefix="$artifacts/" \
             "$scratch" "$here/corpus/$target" > "$log" 2>&1; then
         grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)" "$log"

@@ -6,7 +6,7 @@
 #   scripts/deps.sh test    what `make test` needs as well (web included)
 set -euo pipefail
 
-build_pkgs=(gcc make cmake pkg-config libjansson-dev)
+build_pkgs=(gcc make cmake pkg-config libjansson-dev liblz4-dev libzstd-dev libiberty-dev)
 test_pkgs=(libcmocka-dev zlib1g-dev clang-14 lld-14 libclang-rt-14-dev chromium)
 web_pkgs=(clang-14 lld-14)
 

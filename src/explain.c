@@ -352,36 +352,13 @@ static occ_explain_option option_of(const occ_device *d, const occ_kernel *k, in
     return o;
 }
 
-static occ_kernel with_value(const occ_kernel *k, occ_sweep_axis input, int value)
-{
-    occ_kernel v = *k;
-    switch (input) {
-    case OCC_SWEEP_REGS: v.regs_per_thread = value; break;
-    case OCC_SWEEP_BARRIERS: v.barriers = value; break;
-    case OCC_SWEEP_THREADS:
-        v.block_x = value;
-        v.block_y = 1;
-        v.block_z = 1;
-        break;
-    case OCC_SWEEP_SMEM:
-        /* All of it dynamic, so any size up to the opt-in is allowed. */
-        v.static_smem_bytes = 0;
-        v.dyn_smem_bytes = value;
-        if (v.max_dyn_smem_bytes >= 0) {
-            v.max_dyn_smem_bytes = OCC_DYN_SMEM_OPTIN_MAX;
-        }
-        break;
-    }
-    return v;
-}
-
 /* Registers and barriers: scan down from the current value. */
 static void change_by_scan(const explain_ctx *c, occ_explain_change *ch)
 {
     int cur = ch->current_value;
     int blocks = c->r->blocks_per_sm;
     for (int v = cur - 1; v >= 0; v--) {
-        occ_kernel kv = with_value(c->k, ch->input, v);
+        occ_kernel kv = occ__kernel_with(c->k, ch->input, v);
         occ_explain_option o = option_of(c->d, &kv, v);
         if (!ch->helps && o.blocks_per_sm > blocks) {
             ch->helps = true;
@@ -400,7 +377,7 @@ static int largest_smem_with_more(const explain_ctx *c, int below, int than)
     int lo = 0, hi = below - 1, found = -1;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        occ_kernel kv = with_value(c->k, OCC_SWEEP_SMEM, mid);
+        occ_kernel kv = occ__kernel_with(c->k, OCC_SWEEP_SMEM, mid);
         occ_explain_option o = option_of(c->d, &kv, mid);
         if (o.blocks_per_sm > than) {
             found = mid;
@@ -419,13 +396,13 @@ static void change_smem(const explain_ctx *c, occ_explain_change *ch)
     if (next < 0) {
         return;
     }
-    occ_kernel kn = with_value(c->k, OCC_SWEEP_SMEM, next);
+    occ_kernel kn = occ__kernel_with(c->k, OCC_SWEEP_SMEM, next);
     ch->helps = true;
     ch->next = option_of(c->d, &kn, next);
-    occ_kernel k0 = with_value(c->k, OCC_SWEEP_SMEM, 0);
+    occ_kernel k0 = occ__kernel_with(c->k, OCC_SWEEP_SMEM, 0);
     occ_explain_option at_zero = option_of(c->d, &k0, 0);
     int best = largest_smem_with_more(c, next + 1, at_zero.blocks_per_sm - 1);
-    occ_kernel kb = with_value(c->k, OCC_SWEEP_SMEM, best);
+    occ_kernel kb = occ__kernel_with(c->k, OCC_SWEEP_SMEM, best);
     ch->best = option_of(c->d, &kb, best);
 }
 
@@ -438,7 +415,7 @@ static void change_threads(const explain_ctx *c, occ_explain_change *ch)
     int best_distance = -1, next_distance = -1;
     int max_warps = warps;
     for (int t = WARP; t <= c->d->max_threads_per_block; t += WARP) {
-        occ_kernel kv = with_value(c->k, OCC_SWEEP_THREADS, t);
+        occ_kernel kv = occ__kernel_with(c->k, OCC_SWEEP_THREADS, t);
         occ_explain_option o = option_of(c->d, &kv, t);
         max_warps = o.warps_per_sm > max_warps ? o.warps_per_sm : max_warps;
     }
@@ -446,7 +423,7 @@ static void change_threads(const explain_ctx *c, occ_explain_change *ch)
         return;
     }
     for (int t = WARP; t <= c->d->max_threads_per_block; t += WARP) {
-        occ_kernel kv = with_value(c->k, OCC_SWEEP_THREADS, t);
+        occ_kernel kv = occ__kernel_with(c->k, OCC_SWEEP_THREADS, t);
         occ_explain_option o = option_of(c->d, &kv, t);
         int distance = t > cur ? t - cur : cur - t;
         if (o.warps_per_sm > warps && (next_distance < 0 || distance < next_distance)) {

@@ -125,6 +125,14 @@ static occ_status check_input(const occ_memory_model *m, const occ_latency_input
     return OCC_OK;
 }
 
+/* Both checks, for predict and fit: the model, then the kernel's input. */
+static occ_status check_both(const occ_memory_model *m, const occ_latency_input *in,
+                             occ_error *err)
+{
+    occ_status st = check_model(m, err);
+    return st != OCC_OK ? st : check_input(m, in, err);
+}
+
 /* The derived quantities both predict and fit need. */
 typedef struct model_terms {
     double active_sms;
@@ -159,11 +167,7 @@ occ_status occ_latency_predict(const occ_memory_model *model,
     if (model == NULL || input == NULL || out == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "model", "model, input and out must not be NULL");
     }
-    occ_status st = check_model(model, err);
-    if (st != OCC_OK) {
-        return st;
-    }
-    st = check_input(model, input, err);
+    occ_status st = check_both(model, input, err);
     if (st != OCC_OK) {
         return st;
     }
@@ -211,11 +215,7 @@ occ_status occ_memory_model_fit(occ_memory_model *model,
     if (model == NULL || input == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "model", "model and input must not be NULL");
     }
-    occ_status st = check_model(model, err);
-    if (st != OCC_OK) {
-        return st;
-    }
-    st = check_input(model, input, err);
+    occ_status st = check_both(model, input, err);
     if (st != OCC_OK) {
         return st;
     }

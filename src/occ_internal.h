@@ -49,6 +49,12 @@ occ_status occ__fail(occ_error *err, occ_status status, const char *field,
    must still be non-negative and the block non-empty. */
 void occ__calc_unchecked(const occ_device *d, const occ_kernel *k, occ_result *result);
 
+/* The kernel with one input set to `value`, as occ_sweep and occ_explain
+   vary it: registers, barriers, a 1-D block of `value` threads, or `value`
+   bytes of shared memory per block, all dynamic (static memory moves into
+   the dynamic part so any size up to the opt-in is allowed). */
+occ_kernel occ__kernel_with(const occ_kernel *k, occ_sweep_axis input, int value);
+
 /* Freestanding string helpers. */
 size_t occ__strlen(const char *s);
 void occ__strlcpy(char *dst, const char *src, size_t cap);

@@ -66,6 +66,28 @@ int occ_sweep_current_value(const occ_device *d, const occ_kernel *k, occ_sweep_
     return 0;
 }
 
+occ_kernel occ__kernel_with(const occ_kernel *k, occ_sweep_axis input, int value)
+{
+    occ_kernel v = *k;
+    switch (input) {
+    case OCC_SWEEP_REGS: v.regs_per_thread = value; break;
+    case OCC_SWEEP_BARRIERS: v.barriers = value; break;
+    case OCC_SWEEP_THREADS:
+        v.block_x = value;
+        v.block_y = 1;
+        v.block_z = 1;
+        break;
+    case OCC_SWEEP_SMEM:
+        v.static_smem_bytes = 0;
+        v.dyn_smem_bytes = value;
+        if (v.max_dyn_smem_bytes >= 0) {
+            v.max_dyn_smem_bytes = OCC_DYN_SMEM_OPTIN_MAX;
+        }
+        break;
+    }
+    return v;
+}
+
 const char *occ_sweep_axis_name(occ_sweep_axis axis)
 {
     switch (axis) {
@@ -126,27 +148,12 @@ occ_status occ_sweep(const occ_device *d, const occ_kernel *k, occ_sweep_axis ax
 
     for (int i = 0; i < n; i++) {
         int x = x_at(axis, i);
-        occ_kernel v = base;
+        occ_kernel v = occ__kernel_with(&base, axis, x);
         const occ_device *dev = d;
-        switch (axis) {
-        case OCC_SWEEP_REGS:
-            v.regs_per_thread = x;
-            break;
-        case OCC_SWEEP_BARRIERS:
-            v.barriers = x;
-            break;
-        case OCC_SWEEP_THREADS:
-            v.block_x = x;
-            v.block_y = 1;
-            v.block_z = 1;
-            break;
-        case OCC_SWEEP_SMEM:
+        if (axis == OCC_SWEEP_SMEM) {
             dev = &no_reserve;
-            v.static_smem_bytes = 0;
-            v.dyn_smem_bytes = x;
             v.max_dyn_smem_bytes = capped_at_optin ? OCC_DYN_SMEM_OPTIN_MAX
                                                    : OCC_DYN_SMEM_NO_OPTIN;
-            break;
         }
         occ_result r;
         occ__calc_unchecked(dev, &v, &r);

@@ -1,0 +1,103 @@
+/*
+ * inspect_args.h - what the files of `occ inspect` share: the options, one
+ * output row per distinct function, and the collected result.
+ */
+#ifndef OCC_CLI_INSPECT_ARGS_H
+#define OCC_CLI_INSPECT_ARGS_H
+
+#include "calc_args.h"
+#include "inspect.h"
+
+typedef enum inspect_sort {
+    INSPECT_SORT_OCCUPANCY = 0, /* lowest occupancy first (default) */
+    INSPECT_SORT_REGS = 1,      /* most registers first */
+    INSPECT_SORT_SMEM = 2,      /* most static shared memory first */
+    INSPECT_SORT_NAME = 3       /* by printed name */
+} inspect_sort;
+
+typedef enum inspect_output {
+    INSPECT_OUT_TABLE = 0,
+    INSPECT_OUT_JSON = 1,
+    INSPECT_OUT_CSV = 2,
+    INSPECT_OUT_SUMMARY = 3
+} inspect_output;
+
+typedef struct inspect_options {
+    const char *gpu;        /* --gpu; NULL: each kernel's own arch */
+    const char *gpu_file;   /* --gpu-file */
+    occ_device device;      /* resolved --gpu / --gpu-file */
+    bool have_device;
+    int threads;            /* --threads; 0: the occupancy API's pick */
+    int dyn_smem_bytes;     /* --dyn-smem */
+    insp_filter arch;       /* --arch */
+    const char *filter;     /* --filter REGEX on the printed name */
+    inspect_sort sort;
+    inspect_output output;
+    bool mangled;           /* --mangled: print raw names */
+    bool functions;         /* --functions: device functions too */
+    bool relfatbin;         /* --all: also __nv_relfatbin */
+    int jobs;               /* --jobs; 0: every core */
+} inspect_options;
+
+/* One distinct function (duplicates merged into `count`). */
+typedef struct inspect_row {
+    insp_function f;        /* f.name is unused here: see mangled */
+    const char *mangled;    /* NUL-terminated, in an arena */
+    const char *name;       /* what is printed: demangled unless --mangled */
+    int count;              /* identical copies found (containers, files) */
+    /* Occupancy on the target GPU; valid when has_occupancy. */
+    bool has_occupancy;
+    const char *note;       /* why there is none, or NULL (static text) */
+    char gpu[OCC_DEVICE_NAME_BYTES];
+    int threads;            /* block size used */
+    int blocks_per_sm;
+    int warps_per_sm;
+    int max_warps_per_sm;
+    double occupancy;
+    unsigned limiters;
+    occ_zero_reason zero_reason;
+} inspect_row;
+
+/* Entries that carry no resource data (PTX, LTO-IR), by kind and arch. */
+typedef struct inspect_nodata {
+    int kind;
+    int sm;
+    char suffix;
+    int count;
+} inspect_nodata;
+
+#define INSPECT_MAX_NODATA 64
+
+typedef struct inspect_result {
+    inspect_row *rows;
+    size_t row_count;
+    size_t functions_read;  /* before merging duplicates */
+    inspect_nodata nodata[INSPECT_MAX_NODATA];
+    int nodata_count;
+    int entries_skipped;    /* filtered out by --arch */
+    int file_count;
+    char **file_names;
+    insp_format *file_formats;
+    void *arenas;           /* where the names live (inspect_collect.c) */
+} inspect_result;
+
+/* Reads every file (in parallel); on failure prints one line naming the
+   file and offset and returns EXIT_DATA. */
+int inspect_collect(char **files, int file_count, const inspect_options *opts,
+                    inspect_result *out, const cli_io *io);
+void inspect_result_free(inspect_result *r);
+
+/* "sm_90a" */
+const char *inspect_arch_name(int sm, char suffix, char *buf, size_t cap);
+
+/* The binding limiter(s) "registers+warps", or why there is no occupancy. */
+const char *inspect_limiter_text(const inspect_row *row, char *buf, size_t cap);
+/* "PTX", "LTO-IR" or "kind 5" for an entry kind. */
+const char *inspect_entry_kind_name(int kind, char *buf, size_t cap);
+
+void inspect_print_table(FILE *out, const inspect_result *r, const inspect_options *opts);
+void inspect_print_summary(FILE *out, const inspect_result *r, const inspect_options *opts);
+void inspect_print_csv(FILE *out, const inspect_result *r, const inspect_options *opts);
+void inspect_print_json(FILE *out, const inspect_result *r, const inspect_options *opts);
+
+#endif /* OCC_CLI_INSPECT_ARGS_H */

@@ -1,0 +1,428 @@
+/*
+ * test_lab.c - the analysis behind `occ lab`, on synthetic inputs whose
+ * answers are worked out by hand in the comments: medians, rank
+ * correlation, the residency summary and paired comparison, the model
+ * check, block-size and spill summaries, a timeline's achieved occupancy,
+ * waves and tail, the record reader, and `occ lab` itself on saved records
+ * and with a missing or GPU-less occ-lab. Ids: lab-<area>-<n>.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+#include "lab.h"
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+/* lab-median-1: odd and even counts; the input stays unsorted. */
+static void median_test(void **state)
+{
+    (void)state;
+    double odd[] = {5, 1, 3};
+    double even[] = {4, 1, 3, 2};
+    NEAR(lab_median(odd, 3), 3.0);
+    NEAR(lab_median(even, 4), 2.5);
+    NEAR(odd[0], 5.0);
+    NEAR(lab_median(odd, 0), 0.0);
+}
+
+/* lab-rank-1..3: monotone, reversed, and ties. With x = 1..4 and
+   y = {1, 1, 2, 2}: ranks of y are 1.5, 1.5, 3.5, 3.5; the products of
+   deviations sum to 4, the squares to 5 and 4, so rho = 4 / sqrt(20). */
+static void spearman_test(void **state)
+{
+    (void)state;
+    double x[] = {1, 2, 3, 4};
+    double up[] = {10, 20, 35, 100};
+    double down[] = {9, 7, 5, 1};
+    double ties[] = {1, 1, 2, 2};
+    double flat[] = {3, 3, 3, 3};
+    NEAR(lab_spearman(x, up, 4), 1.0);
+    NEAR(lab_spearman(x, down, 4), -1.0);
+    NEAR(lab_spearman(x, ties, 4), 4.0 / sqrt(20.0));
+    NEAR(lab_spearman(x, flat, 4), 0.0);
+}
+
+static lab_residency_row row(const char *label, int items, int warps, double ms)
+{
+    lab_residency_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.label, sizeof r.label, "%s", label);
+    r.items = items;
+    r.warps_per_sm = warps;
+    r.max_warps_per_sm = 64;
+    r.loads_per_thread = 2 * items;
+    r.bytes_per_load = 4;
+    r.bytes = 3e6;
+    r.median_ms = ms;
+    r.checked = true;
+    return r;
+}
+
+/* lab-residency-1: A (64 warps x 2 = 128 in flight, 1.0 ms) is fastest.
+   Within 10% (<= 1.1 ms): A and C (32 warps, 1.1 ms); C has fewer warps.
+   Equal loads in flight (128) at occupancies >= 4x apart: only A and B
+   (64 vs 16 warps), ratio 1.2 / 1.0; A and C are only 2x apart. */
+static void residency_summary_test(void **state)
+{
+    (void)state;
+    lab_residency_row rows[] = {row("A", 1, 64, 1.0), row("B", 4, 16, 1.2),
+                                row("C", 2, 32, 1.1), row("D", 1, 8, 5.0)};
+    lab_residency_summary s;
+    lab_residency_summarise(rows, 4, &s);
+    assert_int_equal(s.fastest, 0);
+    assert_int_equal(s.lowest_within, 2);
+    assert_int_equal(s.pair_high, 0);
+    assert_int_equal(s.pair_low, 1);
+    assert_int_equal(s.pair_count, 1);
+    NEAR(s.pair_time_ratio, 1.2);
+    assert_int_equal(lab_residency_in_flight(&rows[1]), 128);
+}
+
+/* lab-residency-2: no pair when no two rows share loads in flight. */
+static void residency_no_pair_test(void **state)
+{
+    (void)state;
+    lab_residency_row rows[] = {row("A", 1, 64, 1.0), row("B", 1, 8, 3.0)};
+    lab_residency_summary s;
+    lab_residency_summarise(rows, 2, &s);
+    assert_int_equal(s.pair_high, -1);
+    assert_int_equal(s.pair_count, 0);
+}
+
+/* lab-model-1: rows made by a known model (latency 500 ns, 3000 GB/s,
+   factor 1.5, 100 SMs) through libocc's own prediction: the check must
+   pick the one-item row nearest 1500 GB/s, recover the factor, and find
+   zero error and perfect rank order on the rest. */
+static void model_round_trip_test(void **state)
+{
+    (void)state;
+    occ_memory_model truth = {.latency_ns = 500, .peak_gb_per_s = 3000,
+                              .loaded_latency_factor = 1.5, .sm_count = 100};
+    const int warps[] = {4, 8, 12, 16, 6, 10};
+    const int items[] = {1, 1, 1, 1, 2, 2};
+    lab_residency_row rows[6];
+    double measured[6];
+    for (int i = 0; i < 6; i++) {
+        rows[i] = row("r", items[i], warps[i], 1.0);
+        occ_latency_input in = {.warps_per_sm = warps[i],
+                                .loads_in_flight_per_thread = 2 * items[i],
+                                .bytes_per_load = 4,
+                                .bytes_moved_per_byte_loaded = 1.5};
+        occ_latency_result res;
+        assert_int_equal(occ_latency_predict(&truth, &in, &res, NULL), OCC_OK);
+        measured[i] = res.predicted_gb_per_s;
+        assert_true(measured[i] < 0.98 * truth.peak_gb_per_s); /* unsaturated */
+        rows[i].median_ms = rows[i].bytes / (measured[i] * 1e6);
+    }
+    int expect_fit = -1;
+    for (int i = 0; i < 6; i++) {
+        if (items[i] == 1 &&
+            (expect_fit < 0 || fabs(measured[i] - 1500) < fabs(measured[expect_fit] - 1500))) {
+            expect_fit = i;
+        }
+    }
+    lab_model_check m;
+    lab_model_check_run(rows, 6, 3000, 500, 100, &m);
+    assert_true(m.ok);
+    assert_int_equal(m.fit_row, expect_fit);
+    assert_true(fabs(m.model.loaded_latency_factor - 1.5) < 1e-6);
+    assert_int_equal(m.rows_compared, 5);
+    assert_true(m.median_error < 1e-6);
+    assert_true(m.max_error < 1e-6);
+    NEAR(m.rank_correlation, 1.0);
+}
+
+/* lab-model-2: without a ceiling the check says why instead. */
+static void model_needs_inputs_test(void **state)
+{
+    (void)state;
+    lab_residency_row rows[] = {row("A", 1, 64, 1.0), row("B", 1, 8, 3.0), row("C", 1, 4, 6.0)};
+    lab_model_check m;
+    lab_model_check_run(rows, 3, 0.0, 500, 100, &m);
+    assert_false(m.ok);
+    assert_non_null(strstr(m.why, "ceiling"));
+}
+
+/* lab-blocksize-1: times 1.0, 1.04, 1.06, 1.2 with the last suggested: two
+   sizes within 5%, the suggestion is not the fastest, 1.2x its time. */
+static void blocksize_summary_test(void **state)
+{
+    (void)state;
+    lab_blocksize_row rows[4];
+    memset(rows, 0, sizeof rows);
+    const double ms[] = {1.0, 1.04, 1.06, 1.2};
+    for (int i = 0; i < 4; i++) {
+        rows[i].threads = 256 * (i + 1);
+        rows[i].median_ms = ms[i];
+    }
+    rows[3].suggested = true;
+    lab_blocksize_summary s;
+    lab_blocksize_summarise(rows, 4, &s);
+    assert_int_equal(s.fastest, 0);
+    assert_int_equal(s.within_5_percent, 2);
+    assert_int_equal(s.suggested, 3);
+    assert_false(s.suggested_is_fastest);
+    NEAR(s.suggested_time_ratio, 1.2);
+}
+
+/* lab-spill-1: occupancy rises at rows 2 and 3; row 2 is the first to be
+   more than 5% slower than the row before (2.3 / 1.0). */
+static void spill_summary_test(void **state)
+{
+    (void)state;
+    lab_spill_row rows[4];
+    memset(rows, 0, sizeof rows);
+    const int warps[] = {24, 24, 32, 40};
+    const double ms[] = {1.0, 1.0, 2.3, 3.0};
+    for (int i = 0; i < 4; i++) {
+        rows[i].min_blocks = i + 1;
+        rows[i].warps_per_sm = warps[i];
+        rows[i].max_warps_per_sm = 64;
+        rows[i].median_ms = ms[i];
+    }
+    lab_spill_summary s;
+    lab_spill_summarise(rows, 4, &s);
+    assert_int_equal(s.fastest, 0);
+    assert_int_equal(s.turn, 2);
+    NEAR(s.turn_time_ratio, 2.3);
+}
+
+/* lab-timeline-1: 2 SMs, 2 slots each, blocks of 8 warps (64 max a SM).
+   SM 0 runs [0,10], [0,10], [10,20]; SM 1 runs [0,10], [0,10].
+   Duration 20 ns; busy block-ns 50, so achieved = 50 x 8 / (20 x 2 x 64)
+   = 0.15625 against 16 / 64 = 0.25 theoretical. Waves: 5 / 4 = 1.25, and
+   SM 0 ran 3 blocks in 2 slots: 2 waves seen. All 4 slots are busy from
+   0 to 10, so the tail is 10 ns; at 5 ns 4 blocks x 8 warps of 128 are
+   resident (0.25), at 15 ns one (0.0625). */
+static void timeline_test(void **state)
+{
+    (void)state;
+    lab_block blocks[] = {{0, 0, 10}, {0, 0, 10}, {0, 10, 20}, {1, 0, 10}, {1, 0, 10}};
+    lab_launch l;
+    memset(&l, 0, sizeof l);
+    snprintf(l.name, sizeof l.name, "t");
+    l.grid = 5;
+    l.blocks_per_sm = 2;
+    l.warps_per_sm = 16;
+    l.max_warps_per_sm = 64;
+    l.sm_count = 2;
+    l.blocks = blocks;
+    l.block_count = 5;
+    lab_timeline_summary t;
+    char msg[128];
+    assert_true(lab_timeline_analyse(&l, &t, msg, sizeof msg));
+    NEAR(t.duration_ns, 20.0);
+    NEAR(t.achieved_occupancy, 0.15625);
+    NEAR(t.theoretical_occupancy, 0.25);
+    NEAR(t.waves_theoretical, 1.25);
+    assert_int_equal(t.waves_measured, 2);
+    NEAR(t.tail_ns, 10.0);
+    NEAR(t.full_ns, 10.0);
+    assert_int_equal(t.sms_used, 2);
+    assert_int_equal(t.min_blocks_per_sm, 2);
+    assert_int_equal(t.max_blocks_per_sm, 3);
+    NEAR(t.occupancy_over_time[LAB_TIMELINE_SAMPLES / 4], 0.25);
+    NEAR(t.occupancy_over_time[3 * LAB_TIMELINE_SAMPLES / 4], 0.0625);
+}
+
+/* lab-timeline-2: a block on an SM the GPU does not have is an error. */
+static void timeline_bad_sm_test(void **state)
+{
+    (void)state;
+    lab_block blocks[] = {{0, 0, 10}, {7, 0, 10}};
+    lab_launch l;
+    memset(&l, 0, sizeof l);
+    snprintf(l.name, sizeof l.name, "bad");
+    l.grid = 2;
+    l.blocks_per_sm = 1;
+    l.warps_per_sm = 8;
+    l.max_warps_per_sm = 64;
+    l.sm_count = 2;
+    l.blocks = blocks;
+    l.block_count = 2;
+    lab_timeline_summary t;
+    char msg[128];
+    assert_false(lab_timeline_analyse(&l, &t, msg, sizeof msg));
+    assert_non_null(strstr(msg, "SM 7"));
+}
+
+static bool read_text(const char *text, lab_data *d, char *msg, size_t cap)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    fputs(text, f);
+    rewind(f);
+    bool ok = lab_records_read(f, d, msg, cap);
+    fclose(f);
+    return ok;
+}
+
+/* lab-records-1..3: a malformed line names its number; a block without
+   its launch is refused; unknown kinds are skipped. */
+static void records_test(void **state)
+{
+    (void)state;
+    lab_data *d = malloc(sizeof *d);
+    assert_non_null(d);
+    char msg[256];
+    assert_false(read_text("{\"record\":\"done\"}\n{oops\n", d, msg, sizeof msg));
+    assert_non_null(strstr(msg, "line 2"));
+    lab_data_free(d);
+    assert_false(read_text("{\"record\":\"block\",\"launch\":\"x\",\"block\":0,\"sm\":0,"
+                           "\"start_ns\":0,\"end_ns\":1}\n",
+                           d, msg, sizeof msg));
+    assert_non_null(strstr(msg, "no launch record"));
+    lab_data_free(d);
+    assert_true(read_text("{\"record\":\"newer\",\"a\":1}\n{\"record\":\"done\"}\n", d, msg,
+                          sizeof msg));
+    assert_true(d->done);
+    lab_data_free(d);
+    free(d);
+}
+
+/* ---------------------------------------------------------- occ lab --- */
+
+static struct {
+    int code;
+    char out[65536];
+    char err[4096];
+} last;
+
+static void slurp(FILE *f, char *buf, size_t cap)
+{
+    rewind(f);
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+}
+
+static int run_occ(const char *const *args)
+{
+    char *argv[16];
+    int argc = 0;
+    argv[argc++] = strdup("occ");
+    for (; args[argc - 1] != NULL; argc++) {
+        argv[argc] = strdup(args[argc - 1]);
+    }
+    FILE *in = tmpfile(), *out = tmpfile(), *err = tmpfile();
+    const cli_io io = {in, out, err};
+    last.code = cli_main(argc, argv, &io);
+    slurp(out, last.out, sizeof last.out);
+    slurp(err, last.err, sizeof last.err);
+    fclose(in);
+    fclose(out);
+    fclose(err);
+    for (int i = 0; i < argc; i++) {
+        free(argv[i]);
+    }
+    return last.code;
+}
+#define OCC(...) run_occ((const char *const[]){__VA_ARGS__, NULL})
+
+static const char *fixture(void)
+{
+    static char path[1024];
+    const char *src = getenv("OCC_SOURCE_DIR");
+    snprintf(path, sizeof path, "%s/tests/data/lab-small.jsonl", src != NULL ? src : ".");
+    return path;
+}
+
+static int line_count(const char *text)
+{
+    int n = 0;
+    for (; *text != '\0'; text++) {
+        n += *text == '\n';
+    }
+    return n;
+}
+
+/* lab-cli-1: saved records analysed without a GPU; the verdict lines end
+   the output with the rows worked out in residency_summary_test's shape
+   (A fastest at 100 GB/s, half the 200 GB/s ceiling; C lowest within 10%;
+   A and B the equal-in-flight pair, ratio 1.20). */
+static void cli_records_test(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC("lab", "residency", "--records", fixture()), EXIT_OK);
+    assert_non_null(strstr(last.out, "fastest: A at 100% occupancy, 100 GB/s, 50.0% of"));
+    assert_non_null(strstr(last.out, "lowest occupancy within 10% of the fastest: C at 50.0%"));
+    assert_non_null(strstr(last.out, "A at 100.0% and B at 25.0% occupancy (4x apart), time "
+                                     "ratio 1.20"));
+    assert_int_equal(OCC("lab", "residency", "--records", fixture(), "--json"), EXIT_OK);
+    assert_non_null(strstr(last.out, "\"schema\": \"occ-lab/1\""));
+    assert_non_null(strstr(last.out, "\"lowest_occupancy_within_10_percent\": \"C\""));
+    assert_int_equal(OCC("lab", "residency", "--records", fixture(), "--csv"), EXIT_OK);
+    assert_non_null(strstr(last.out, "\nB,8,0,200000,32,0,2,0.2500,256,0.012000,83.3,0.4167,"));
+}
+
+/* lab-cli-2: an experiment the records lack: one line, exit 1. */
+static void cli_missing_test(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC("lab", "timeline", "--records", fixture()), EXIT_DATA);
+    assert_int_equal(line_count(last.err), 1);
+    assert_non_null(strstr(last.err, "no timeline launches"));
+}
+
+/* lab-cli-3..4: no occ-lab, and an occ-lab that finds no GPU: one line
+   saying why, exit 1. */
+static void cli_no_lab_test(void **state)
+{
+    (void)state;
+    setenv("OCC_LAB", "/nonexistent/occ-lab", 1);
+    assert_int_equal(OCC("lab", "verify"), EXIT_DATA);
+    assert_int_equal(line_count(last.err), 1);
+    assert_non_null(strstr(last.err, "occ-lab is not built"));
+
+    char script[] = "/tmp/occ-lab-fake-XXXXXX";
+    int fd = mkstemp(script);
+    assert_true(fd >= 0);
+    const char *body = "#!/bin/sh\n"
+                       "echo '{\"record\":\"error\",\"kind\":\"no_gpu\",\"message\":\"none "
+                       "here\"}'\nexit 3\n";
+    assert_int_equal(write(fd, body, strlen(body)), (ssize_t)strlen(body));
+    close(fd);
+    assert_int_equal(chmod(script, 0755), 0);
+    setenv("OCC_LAB", script, 1);
+    assert_int_equal(OCC("lab", "verify"), EXIT_DATA);
+    assert_int_equal(line_count(last.err), 1);
+    assert_non_null(strstr(last.err, "no CUDA GPU present (none here)"));
+    unlink(script);
+    unsetenv("OCC_LAB");
+}
+
+/* lab-cli-5: usage errors exit 2. */
+static void cli_usage_test(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC("lab"), EXIT_USAGE);
+    assert_int_equal(OCC("lab", "nonsense"), EXIT_USAGE);
+    assert_non_null(strstr(last.err, "'nonsense' is not an experiment"));
+    assert_int_equal(OCC("lab", "residency", "--bogus"), EXIT_USAGE);
+    assert_int_equal(OCC("lab", "--help"), EXIT_OK);
+    assert_non_null(strstr(last.out, "example"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(median_test),          cmocka_unit_test(spearman_test),
+        cmocka_unit_test(residency_summary_test), cmocka_unit_test(residency_no_pair_test),
+        cmocka_unit_test(model_round_trip_test), cmocka_unit_test(model_needs_inputs_test),
+        cmocka_unit_test(blocksize_summary_test), cmocka_unit_test(spill_summary_test),
+        cmocka_unit_test(timeline_test),        cmocka_unit_test(timeline_bad_sm_test),
+        cmocka_unit_test(records_test),         cmocka_unit_test(cli_records_test),
+        cmocka_unit_test(cli_missing_test),     cmocka_unit_test(cli_no_lab_test),
+        cmocka_unit_test(cli_usage_test),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
