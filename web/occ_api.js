@@ -63,12 +63,12 @@ window.occWeb = window.occWeb || {};
 
         gpuAt(index) {
             const ptr = this.ex.occ_wasm_gpu(index);
-            // carveout_steps_bytes, the last name, starts OCC_MAX_CARVEOUT_STEPS values.
+            // carveout_steps_bytes, the last name, starts the carveout_step_count steps.
             const stepsAt = this.gpuFields.indexOf('carveout_steps_bytes');
             const gpu = this.record(ptr, this.gpuFields.slice(0, stepsAt));
-            const maxSteps = 12; // OCC_MAX_CARVEOUT_STEPS in include/occ.h
-            const steps = this.doubles(ptr + stepsAt * 8, maxSteps);
-            gpu.carveout_steps_bytes = Array.from(steps.slice(0, gpu.carveout_step_count));
+            const steps = this.doubles(ptr + stepsAt * Float64Array.BYTES_PER_ELEMENT,
+                                       gpu.carveout_step_count);
+            gpu.carveout_steps_bytes = Array.from(steps);
             gpu.named = gpu.named === 1;
             gpu.index = index;
             gpu.name = this.string(this.ex.occ_wasm_gpu_name(index));
