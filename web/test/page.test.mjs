@@ -136,7 +136,7 @@ test('it works from a plain static server, asking it only for its own files', as
 // The page times each repaint from the input event to laid-out DOM and drawn
 // charts (performance.now() in app.js). Changes are made in the page, each in
 // a task of its own as a person's would be, to time the page rather than the
-// test's round trips. Each change is made three times and its best time
+// test's round trips. Each change is made five times and its best time
 // kept: on a shared two-core machine a single time can include another
 // process's turn on the CPU, which is not the page's cost.
 test('every control change repaints within one frame (16 ms)', async () => {
@@ -158,7 +158,7 @@ test('every control change repaints within one frame (16 ms)', async () => {
                              ['barriers-slider', i % 17]];
             for (const [id, value] of changes) {
                 const tries = [];
-                for (let t = 0; t < 3; t++) {
+                for (let t = 0; t < 5; t++) {
                     fire(id, value);
                     await nextTask();
                     tries.push(window.occWeb.renderTimes.at(-1));
@@ -174,7 +174,7 @@ test('every control change repaints within one frame (16 ms)', async () => {
     const median = sorted[Math.floor(sorted.length / 2)];
     const worstBest = times.best.reduce((a, b) => (b.ms > a.ms ? b : a));
     console.log(`repaint: median ${median.toFixed(2)} ms; slowest single ${sorted.at(-1).toFixed(2)} ms; ` +
-                `slowest change (best of 3) ${worstBest.ms.toFixed(2)} ms (${worstBest.id})`);
+                `slowest change (best of 5) ${worstBest.ms.toFixed(2)} ms (${worstBest.id})`);
     assert.ok(worstBest.ms < 16, `every change repaints in under 16 ms: ${JSON.stringify(worstBest)}`);
 });
 
