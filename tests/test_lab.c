@@ -101,8 +101,9 @@ static void residency_no_pair_test(void **state)
 
 /* lab-model-1: rows made by a known model (latency 500 ns, 3000 GB/s,
    factor 1.5, 100 SMs) through libocc's own prediction: the check must
-   pick the one-item row nearest 1500 GB/s, recover the factor, and find
-   zero error and perfect rank order on the rest. */
+   pick the one-item row nearest 1500 GB/s, recover the factor, fit a
+   per-warp rate on the fewest-warp row left, and find zero error and
+   perfect rank order on the rest. */
 static void model_round_trip_test(void **state)
 {
     (void)state;
@@ -136,7 +137,17 @@ static void model_round_trip_test(void **state)
     assert_true(m.ok);
     assert_int_equal(m.fit_row, expect_fit);
     assert_true(fabs(m.model.loaded_latency_factor - 1.5) < 1e-6);
-    assert_int_equal(m.rows_compared, 5);
+    /* The per-warp rate comes from the fewest-warp row left; the truth has
+       no such limit, so the fitted one binds no other row. */
+    int expect_warp_fit = -1;
+    for (int i = 0; i < 6; i++) {
+        if (i != expect_fit && (expect_warp_fit < 0 || warps[i] < warps[expect_warp_fit])) {
+            expect_warp_fit = i;
+        }
+    }
+    assert_int_equal(m.warp_fit_row, expect_warp_fit);
+    assert_true(m.model.max_gb_per_s_per_warp > 0.0);
+    assert_int_equal(m.rows_compared, 4);
     assert_true(m.median_error < 1e-6);
     assert_true(m.max_error < 1e-6);
     NEAR(m.rank_correlation, 1.0);
