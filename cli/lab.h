@@ -171,7 +171,8 @@ typedef struct lab_model_check {
    latency-bound range, where the loaded-latency factor shows most. The
    per-warp rate is fitted on the row with the fewest resident warps and,
    among those, the most loads per thread (no local memory): the row whose
-   loads in flight promise most and whose warps deliver least. A row's
+   loads in flight promise most and whose warps deliver least; only if it
+   falls more than 2% short of the latency term alone. A row's
    local memory counts as spill traffic, each byte stored and loaded once. */
 void lab_model_check_run(const lab_residency_row *rows, int n, double peak_gb_per_s,
                          double latency_ns, int sm_count, lab_model_check *out);

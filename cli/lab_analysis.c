@@ -230,6 +230,18 @@ void lab_model_check_run(const lab_residency_row *rows, int n, double peak_gb_pe
         }
     }
     if (out->warp_fit_row >= 0) {
+        /* Only a row that falls short of the latency term says anything
+           about a per-warp rate; a row the model already predicts is left
+           among the rows checked. */
+        const lab_residency_row *w = &rows[out->warp_fit_row];
+        occ_latency_input wi = input_of(w);
+        occ_latency_result without;
+        if (occ_latency_predict(&out->model, &wi, &without, &err) == OCC_OK &&
+            lab_gb_per_s(w->bytes, w->median_ms) >= 0.98 * without.predicted_gb_per_s) {
+            out->warp_fit_row = -1;
+        }
+    }
+    if (out->warp_fit_row >= 0) {
         const lab_residency_row *w = &rows[out->warp_fit_row];
         occ_latency_input wi = input_of(w);
         if (occ_memory_model_fit_warp_rate(&out->model, &wi,
