@@ -23,18 +23,20 @@ static const cli_option options[] = {
     {"active-sms", true, "N", "SMs holding warps, for grids smaller than the GPU (default all)"},
     {"loaded-latency-factor", true, "A", "latency growth at full load, calibrated (default 0)"},
     {"request-limit", true, "BYTES", "per-SM limit on bytes in flight, calibrated (default none)"},
+    {"warp-rate", true, "GB/S", "the most one warp's loads move, calibrated (default none)"},
+    {"spill-ratio", true, "R", "spill (local memory) bytes per byte loaded (default 0)"},
     {"json", false, "", "print the prediction as JSON (docs/json.md, occ.latency)"},
     {"help", false, "", "show this help"},
 };
 enum {
     OPT_WARPS = KOPT_COUNT, OPT_ILP, OPT_BYTES, OPT_RATIO, OPT_LATENCY, OPT_BANDWIDTH, OPT_SMS,
-    OPT_ACTIVE, OPT_ALPHA, OPT_LIMIT, OPT_JSON, OPT_HELP, OPT_COUNT
+    OPT_ACTIVE, OPT_ALPHA, OPT_LIMIT, OPT_WARP_RATE, OPT_SPILL, OPT_JSON, OPT_HELP, OPT_COUNT
 };
 
 typedef struct latency_args {
     const cli_io *io;
     kernel_args k;
-    double warps, ilp, bytes, ratio, latency, bandwidth, alpha, limit;
+    double warps, ilp, bytes, ratio, latency, bandwidth, alpha, limit, warp_rate, spill;
     long long sms, active;
     bool warps_given;
     bool json;
@@ -56,6 +58,8 @@ static int on_option(int index, const char *value, void *context)
     case OPT_LATENCY: target = &a->latency; lo = 1e-3; hi = 1e9; what = "a latency in ns above 0"; break;
     case OPT_BANDWIDTH: target = &a->bandwidth; lo = 1e-3; hi = 1e9; what = "a bandwidth in GB/s above 0"; break;
     case OPT_ALPHA: target = &a->alpha; hi = 1e6; what = "a factor of 0 or more"; break;
+    case OPT_WARP_RATE: target = &a->warp_rate; hi = 1e6; what = "a rate in GB/s of 0 or more"; break;
+    case OPT_SPILL: target = &a->spill; hi = 1000; what = "a ratio of 0 or more"; break;
     case OPT_SMS:
     case OPT_ACTIVE: {
         long long n;
@@ -186,7 +190,8 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
                                                            : dev.mem_bandwidth_gb_per_s,
                           .loaded_latency_factor = a.alpha,
                           .max_bytes_in_flight_per_sm = a.limit,
-                          .sm_count = a.sms > 0 ? (int)a.sms : dev.sm_count};
+                          .sm_count = a.sms > 0 ? (int)a.sms : dev.sm_count,
+                          .max_gb_per_s_per_warp = a.warp_rate};
     if (m.latency_ns <= 0) {
         return cli_fail(io, "latency", EXIT_USAGE,
                         "GPU %s: has no measured memory latency in the database; give "
@@ -205,7 +210,8 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
                             .loads_in_flight_per_thread = a.ilp,
                             .bytes_per_load = a.bytes,
                             .active_sms = (int)a.active,
-                            .bytes_moved_per_byte_loaded = a.ratio};
+                            .bytes_moved_per_byte_loaded = a.ratio,
+                            .spill_bytes_per_byte_loaded = a.spill};
     occ_result calc;
     bool have_calc = false;
     occ_error err;
@@ -223,16 +229,18 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
     int max_warps = occ_device_max_warps_per_sm(&dev);
     if (a.json) {
         json_t *doc = json_pack(
-            "{s:s, s:i, s:s, s:o, s:{s:f, s:f, s:f, s:f, s:i}, s:{s:f, s:f, s:f, s:f, s:i, "
-            "s:f}, s:{s:f, s:f, s:f, s:f, s:f, s:s, s:f, s:f, s:f}}",
+            "{s:s, s:i, s:s, s:o, s:{s:f, s:f, s:f, s:f, s:i, s:f}, s:{s:f, s:f, s:f, s:f, s:i, "
+            "s:f, s:f}, s:{s:f, s:f, s:f, s:f, s:f, s:s, s:f, s:f, s:f}}",
             "schema", "occ.latency", "version", 1, "occ_version", occ_version(), "gpu",
             gpu_to_json(&dev, dev.sm_count > 0), "model", "latency_ns", m.latency_ns,
             "peak_gb_per_s", m.peak_gb_per_s, "loaded_latency_factor", m.loaded_latency_factor,
             "max_bytes_in_flight_per_sm", m.max_bytes_in_flight_per_sm, "sm_count", m.sm_count,
+            "max_gb_per_s_per_warp", m.max_gb_per_s_per_warp,
             "input", "warps_per_sm", in.warps_per_sm, "occupancy", in.warps_per_sm / max_warps,
             "loads_in_flight_per_thread", in.loads_in_flight_per_thread, "bytes_per_load",
             in.bytes_per_load, "active_sms", in.active_sms > 0 ? in.active_sms : m.sm_count,
-            "bytes_moved_per_byte_loaded", a.ratio, "prediction", "bytes_in_flight_per_sm",
+            "bytes_moved_per_byte_loaded", a.ratio, "spill_bytes_per_byte_loaded", a.spill,
+            "prediction", "bytes_in_flight_per_sm",
             r.bytes_in_flight_per_sm, "bytes_in_flight_needed_per_sm",
             r.bytes_in_flight_needed_per_sm, "predicted_gb_per_s", r.predicted_gb_per_s,
             "fraction_of_peak", r.fraction_of_peak, "loaded_latency_ns", r.loaded_latency_ns,

@@ -153,8 +153,10 @@ void lab_residency_summarise(const lab_residency_row *rows, int n,
 typedef struct lab_model_check {
     bool ok;                   /* false: the inputs could not calibrate it */
     char why[320];             /* when !ok */
-    occ_memory_model model;    /* latency, peak, fitted loaded-latency factor */
-    int fit_row;               /* the row used to fit */
+    occ_memory_model model;    /* latency, peak, fitted loaded-latency factor
+                                  and per-warp rate */
+    int fit_row;               /* the row the loaded-latency factor is fitted on */
+    int warp_fit_row;          /* the row the per-warp rate is fitted on; -1: none */
     double predicted[LAB_MAX_ROWS]; /* GB/s per row */
     int rows_compared;         /* every row but the fit row */
     double median_error, max_error; /* relative: |pred - meas| / meas */
@@ -166,7 +168,12 @@ typedef struct lab_model_check {
 /* peak_gb_per_s: measured copy ceiling (read + written); latency_ns: DRAM
    pointer chase; sm_count. The fit row is the one-item row (no local
    memory) whose GB/s is closest to half the ceiling: well inside the
-   latency-bound range, where the loaded-latency factor shows most. */
+   latency-bound range, where the loaded-latency factor shows most. The
+   per-warp rate is fitted on the row with the fewest resident warps and,
+   among those, the most loads per thread (no local memory): the row whose
+   loads in flight promise most and whose warps deliver least; only if it
+   falls more than 2% short of the latency term alone. A row's
+   local memory counts as spill traffic, each byte stored and loaded once. */
 void lab_model_check_run(const lab_residency_row *rows, int n, double peak_gb_per_s,
                          double latency_ns, int sm_count, lab_model_check *out);
 

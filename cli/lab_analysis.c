@@ -169,6 +169,9 @@ static occ_latency_input input_of(const lab_residency_row *r)
     in.active_sms = 0;
     /* x and y are loaded, out is stored: 3 bytes moved per 2 loaded. */
     in.bytes_moved_per_byte_loaded = 1.5;
+    /* Local memory is spill space here: each byte stored once, loaded once. */
+    double loaded = r->loads_per_thread * r->bytes_per_load;
+    in.spill_bytes_per_byte_loaded = loaded > 0.0 ? 2.0 * r->local_bytes / loaded : 0.0;
     return in;
 }
 
@@ -213,6 +216,41 @@ void lab_model_check_run(const lab_residency_row *rows, int n, double peak_gb_pe
         snprintf(out->why, sizeof out->why, "fit on row %s: %s", fit->label, err.message);
         return;
     }
+    /* The per-warp rate: the fewest warps, then the most loads a thread. */
+    out->warp_fit_row = -1;
+    for (int i = 0; i < n; i++) {
+        if (rows[i].local_bytes != 0 || i == out->fit_row) {
+            continue;
+        }
+        const lab_residency_row *w = out->warp_fit_row >= 0 ? &rows[out->warp_fit_row] : NULL;
+        if (w == NULL || rows[i].warps_per_sm < w->warps_per_sm ||
+            (rows[i].warps_per_sm == w->warps_per_sm &&
+             rows[i].loads_per_thread > w->loads_per_thread)) {
+            out->warp_fit_row = i;
+        }
+    }
+    if (out->warp_fit_row >= 0) {
+        /* Only a row that falls short of the latency term says anything
+           about a per-warp rate; a row the model already predicts is left
+           among the rows checked. */
+        const lab_residency_row *w = &rows[out->warp_fit_row];
+        occ_latency_input wi = input_of(w);
+        occ_latency_result without;
+        if (occ_latency_predict(&out->model, &wi, &without, &err) == OCC_OK &&
+            lab_gb_per_s(w->bytes, w->median_ms) >= 0.98 * without.predicted_gb_per_s) {
+            out->warp_fit_row = -1;
+        }
+    }
+    if (out->warp_fit_row >= 0) {
+        const lab_residency_row *w = &rows[out->warp_fit_row];
+        occ_latency_input wi = input_of(w);
+        if (occ_memory_model_fit_warp_rate(&out->model, &wi,
+                                           lab_gb_per_s(w->bytes, w->median_ms),
+                                           &err) != OCC_OK) {
+            snprintf(out->why, sizeof out->why, "fit on row %s: %s", w->label, err.message);
+            return;
+        }
+    }
     bool use[LAB_MAX_ROWS], use_no_spill[LAB_MAX_ROWS];
     for (int i = 0; i < n; i++) {
         occ_latency_input ri = input_of(&rows[i]);
@@ -223,7 +261,7 @@ void lab_model_check_run(const lab_residency_row *rows, int n, double peak_gb_pe
             return;
         }
         out->predicted[i] = res.predicted_gb_per_s;
-        use[i] = i != out->fit_row;
+        use[i] = i != out->fit_row && i != out->warp_fit_row;
         use_no_spill[i] = use[i] && rows[i].local_bytes == 0;
     }
     score(rows, n, out->predicted, use, &out->rows_compared, &out->median_error,

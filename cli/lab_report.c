@@ -171,7 +171,8 @@ static void text_residency(FILE *o, const lab_view *v)
         double gb = lab_gb_per_s(r->bytes, r->median_ms);
         char model[16] = "-";
         if (v->model.ok) {
-            snprintf(model, sizeof model, "%s%.0f", i == v->model.fit_row ? "*" : "",
+            snprintf(model, sizeof model, "%s%.0f",
+                     i == v->model.fit_row || i == v->model.warp_fit_row ? "*" : "",
                      v->model.predicted[i]);
         }
         fprintf(o, "%-12s %5d %11s %4d %6d %9d %4.0f%% %9d %8.4f %6.0f %6.1f%% %7s\n", r->label,
@@ -180,14 +181,19 @@ static void text_residency(FILE *o, const lab_view *v)
                 r->median_ms, gb, 100.0 * gb / v->ceiling_gb, model);
     }
     fprintf(o, "(in flight: warp-wide loads a SM, resident warps x 2 x items; ceiling: "
-               "cudaMemcpy D2D %.0f GB/s; model: Little's law, * = the row it was fitted on)\n",
+               "cudaMemcpy D2D %.0f GB/s; model: Little's law, * = the rows it was fitted on)\n",
             v->ceiling_gb);
     const lab_model_check *m = &v->model;
     if (m->ok) {
         fprintf(o, "model: latency %.0f ns (DRAM chase), ceiling %.0f GB/s, loaded-latency "
-                   "factor %.2f fitted on %s\n",
+                   "factor %.2f fitted on %s",
                 m->model.latency_ns, m->model.peak_gb_per_s, m->model.loaded_latency_factor,
                 rows[m->fit_row].label);
+        if (m->warp_fit_row >= 0) {
+            fprintf(o, ", %.2f GB/s per warp fitted on %s", m->model.max_gb_per_s_per_warp,
+                    rows[m->warp_fit_row].label);
+        }
+        fprintf(o, "; local memory counted as spill traffic\n");
         fprintf(o, "model error on the other %d rows: median %.1f%%, max %.1f%%, rank "
                    "correlation %.3f\n",
                 m->rows_compared, 100.0 * m->median_error, 100.0 * m->max_error,
@@ -447,10 +453,14 @@ static json_t *json_residency(const lab_view *v)
     if (m->ok) {
         json_object_set_new(
             out, "model",
-            json_pack("{s:f,s:f,s:f,s:s,s:i,s:f,s:f,s:f,s:i,s:f,s:f,s:f}", "latency_ns",
+            json_pack("{s:f,s:f,s:f,s:s,s:f,s:o,s:i,s:f,s:f,s:f,s:i,s:f,s:f,s:f}", "latency_ns",
                       m->model.latency_ns, "peak_gb_per_s", m->model.peak_gb_per_s,
                       "loaded_latency_factor", m->model.loaded_latency_factor, "fit_row",
-                      d->residency[m->fit_row].label, "rows_compared", m->rows_compared,
+                      d->residency[m->fit_row].label, "max_gb_per_s_per_warp",
+                      m->model.max_gb_per_s_per_warp, "warp_fit_row",
+                      m->warp_fit_row >= 0 ? json_string(d->residency[m->warp_fit_row].label)
+                                           : json_null(),
+                      "rows_compared", m->rows_compared,
                       "median_error", m->median_error, "max_error", m->max_error,
                       "rank_correlation", m->rank_correlation, "rows_compared_no_spill",
                       m->rows_compared_no_spill, "median_error_no_spill",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "svg.h"
 
 #define PLOT_W 720
 #define PLOT_H 440
@@ -19,17 +20,17 @@
 #define MARGIN_T 40
 #define MARGIN_B 50
 
-/* A chart's data space mapped onto its drawing area. */
-typedef struct chart {
-    FILE *f;
+/* A plot's data space mapped onto its drawing area. */
+typedef struct plot {
+    svg *s;
     double x0, x1, y0, y1;
     bool log2_x;
-} chart;
+} plot;
 
 static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
                                       "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
 
-static double map_x(const chart *c, double x)
+static double map_x(const plot *c, double x)
 {
     double a = c->log2_x ? log2(x) : x;
     double lo = c->log2_x ? log2(c->x0) : c->x0;
@@ -37,33 +38,36 @@ static double map_x(const chart *c, double x)
     return MARGIN_L + (a - lo) / (hi - lo) * (PLOT_W - MARGIN_L - MARGIN_R);
 }
 
-static double map_y(const chart *c, double y)
+static double map_y(const plot *c, double y)
 {
     return PLOT_H - MARGIN_B - (y - c->y0) / (c->y1 - c->y0) * (PLOT_H - MARGIN_T - MARGIN_B);
 }
 
-static FILE *open_svg(const char *dir, const char *name, int w, int h, const char *title,
-                      char *msg, size_t cap)
+/* An open plot file: the stream and the SVG document on it. */
+typedef struct plot_file {
+    FILE *f;
+    svg s;
+} plot_file;
+
+static bool open_svg(plot_file *pf, const char *dir, const char *name, int w, int h,
+                     const char *title, char *msg, size_t cap)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
+    pf->f = fopen(path, "w");
+    if (pf->f == NULL) {
         snprintf(msg, cap, "cannot write %s: %s", path, strerror(errno));
-        return NULL;
+        return false;
     }
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-               "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n"
-               "<text x=\"%d\" y=\"22\" font-size=\"15\">%s</text>\n",
-            w, h, w, h, w, h, MARGIN_L, title);
-    return f;
+    svg_begin(&pf->s, pf->f, w, h, title);
+    svg_text(&pf->s, MARGIN_L, 22, "start", 15, "black", 0, title);
+    return true;
 }
 
-static bool close_svg(FILE *f, char *msg, size_t cap)
+static bool close_svg(plot_file *pf, char *msg, size_t cap)
 {
-    fprintf(f, "</svg>\n");
-    if (fclose(f) != 0) {
+    svg_end(&pf->s);
+    if (fclose(pf->f) != 0) {
         snprintf(msg, cap, "cannot finish an SVG file: %s", strerror(errno));
         return false;
     }
@@ -71,63 +75,56 @@ static bool close_svg(FILE *f, char *msg, size_t cap)
 }
 
 /* Axes, five ticks on each (powers of two on a log2 x axis), labels. */
-static void axes(const chart *c, const char *x_label, const char *y_label)
+static void axes(const plot *c, const char *x_label, const char *y_label)
 {
-    FILE *f = c->f;
+    svg *s = c->s;
     double left = MARGIN_L, right = PLOT_W - MARGIN_R, top = MARGIN_T, bottom = PLOT_H - MARGIN_B;
-    fprintf(f, "<path d=\"M%.1f %.1f V%.1f H%.1f\" stroke=\"black\" fill=\"none\"/>\n", left, top,
-            bottom, right);
+    char text[32];
+    svg_line(s, left, top, left, bottom, "black", 1, NULL);
+    svg_line(s, left, bottom, right, bottom, "black", 1, NULL);
     for (int i = 0; i <= 4; i++) {
         double y = c->y0 + (c->y1 - c->y0) * i / 4.0;
         double py = map_y(c, y);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
-                left, py, right, py, left - 6, py + 4, y);
+        svg_line(s, left, py, right, py, "#dddddd", 1, NULL);
+        snprintf(text, sizeof text, "%.4g", y);
+        svg_text(s, left - 6, py + 4, "end", 12, "black", 0, text);
     }
     if (c->log2_x) {
         for (double x = c->x0; x <= c->x1 * 1.0001; x *= 2) {
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
-                    map_x(c, x), bottom + 18, x);
+            snprintf(text, sizeof text, "%.0f", x);
+            svg_text(s, map_x(c, x), bottom + 18, "middle", 12, "black", 0, text);
         }
     } else {
         for (int i = 0; i <= 4; i++) {
             double x = c->x0 + (c->x1 - c->x0) * i / 4.0;
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.4g</text>\n",
-                    map_x(c, x), bottom + 18, x);
+            snprintf(text, sizeof text, "%.4g", x);
+            svg_text(s, map_x(c, x), bottom + 18, "middle", 12, "black", 0, text);
         }
     }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-            (left + right) / 2, bottom + 40, x_label);
-    fprintf(f, "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" "
-               "transform=\"rotate(-90 16 %.1f)\">%s</text>\n",
-            (top + bottom) / 2, (top + bottom) / 2, y_label);
+    svg_text(s, (left + right) / 2, bottom + 40, "middle", 12, "black", 0, x_label);
+    svg_text(s, 16, (top + bottom) / 2, "middle", 12, "black", -90, y_label);
 }
 
-static void hline(const chart *c, double y, const char *label)
+static void hline(const plot *c, double y, const char *label)
 {
     double py = map_y(c, y);
-    fprintf(c->f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\" "
-                  "stroke-dasharray=\"6 4\"/>\n<text x=\"%d\" y=\"%.1f\">%s</text>\n",
-            MARGIN_L, py, PLOT_W - MARGIN_R, py, MARGIN_L + 6, py - 5, label);
+    svg_line(c->s, MARGIN_L, py, PLOT_W - MARGIN_R, py, "black", 1, "6 4");
+    svg_text(c->s, MARGIN_L + 6, py - 5, "start", 12, "black", 0, label);
 }
 
-static void point(const chart *c, double x, double y, const char *color, bool hollow,
+static void point(const plot *c, double x, double y, const char *color, bool hollow,
                   const char *tip)
 {
-    fprintf(c->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" %s=\"%s\" %s><title>%s</title>"
-                  "</circle>\n",
-            map_x(c, x), map_y(c, y), hollow ? "stroke" : "fill", color,
-            hollow ? "fill=\"none\" stroke-width=\"1.5\"" : "", tip);
+    svg_marker(c->s, map_x(c, x), map_y(c, y), 4.5, color, hollow, tip);
 }
 
-static void legend(const chart *c, int row, const char *color, bool hollow, const char *text)
+static void legend(const plot *c, int row, const char *color, bool hollow, const char *text)
 {
+    /* Lower right: the data of these plots rise to the upper right. */
     double x = PLOT_W - MARGIN_R - 150;
-    double y = MARGIN_T + 14 + 16 * row;
-    fprintf(c->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" %s=\"%s\" %s/>"
-                  "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-            x, y - 4, hollow ? "stroke" : "fill", color, hollow ? "fill=\"none\"" : "", x + 10,
-            y, text);
+    double y = PLOT_H - MARGIN_B - 96 + 16 * row;
+    svg_marker(c->s, x, y - 4, 4.5, color, hollow, NULL);
+    svg_text(c->s, x + 10, y, "start", 12, "black", 0, text);
 }
 
 /* The colour of a residency row: one per items-a-thread value. */
@@ -162,12 +159,12 @@ static bool residency_plots(const char *dir, const lab_data *d, char *msg, size_
     double top = max_residency_gb(d, &m);
     char tip[160];
 
-    FILE *f = open_svg(dir, "residency-occupancy.svg", PLOT_W, PLOT_H,
-                       "residency: GB/s against occupancy (a*x + y, every row checked)", msg, cap);
-    if (f == NULL) {
+    plot_file pf;
+    if (!open_svg(&pf, dir, "residency-occupancy.svg", PLOT_W, PLOT_H,
+                  "residency: GB/s against occupancy (a*x + y, every row checked)", msg, cap)) {
         return false;
     }
-    chart c = {f, 0.0, 100.0, 0.0, top, false};
+    plot c = {&pf.s, 0.0, 100.0, 0.0, top, false};
     axes(&c, "occupancy (%)", "GB/s (read + written)");
     hline(&c, ceiling, "cudaMemcpy ceiling");
     int legend_row = 0;
@@ -183,13 +180,12 @@ static bool residency_plots(const char *dir, const lab_data *d, char *msg, size_
         point(&c, 100.0 * r->warps_per_sm / r->max_warps_per_sm, gb,
               palette[items_color(r->items)], r->local_bytes > 0, tip);
     }
-    if (!close_svg(f, msg, cap)) {
+    if (!close_svg(&pf, msg, cap)) {
         return false;
     }
 
-    f = open_svg(dir, "residency-in-flight.svg", PLOT_W, PLOT_H,
-                 "residency: GB/s against loads in flight a SM (model hollow)", msg, cap);
-    if (f == NULL) {
+    if (!open_svg(&pf, dir, "residency-in-flight.svg", PLOT_W, PLOT_H,
+                  "residency: GB/s against loads in flight a SM (model hollow)", msg, cap)) {
         return false;
     }
     double lo = 1e30, hi = 0;
@@ -203,7 +199,7 @@ static bool residency_plots(const char *dir, const lab_data *d, char *msg, size_
     if (hi <= lo) {
         hi = 2 * lo;
     }
-    c = (chart){f, lo, hi, 0.0, top, true};
+    c = (plot){&pf.s, lo, hi, 0.0, top, true};
     axes(&c, "warp-wide loads in flight a SM (log scale)", "GB/s (read + written)");
     hline(&c, ceiling, "cudaMemcpy ceiling");
     legend(&c, 0, "black", false, "measured");
@@ -219,22 +215,22 @@ static bool residency_plots(const char *dir, const lab_data *d, char *msg, size_
             point(&c, x, m.predicted[i], palette[items_color(r->items)], true, tip);
         }
     }
-    return close_svg(f, msg, cap);
+    return close_svg(&pf, msg, cap);
 }
 
 static bool blocksize_plot(const char *dir, const lab_data *d, char *msg, size_t cap)
 {
-    FILE *f = open_svg(dir, "blocksize.svg", PLOT_W, PLOT_H,
-                       "blocksize: GB/s against threads a block (ring: the occupancy API's pick)",
-                       msg, cap);
-    if (f == NULL) {
+    plot_file pf;
+    if (!open_svg(&pf, dir, "blocksize.svg", PLOT_W, PLOT_H,
+                  "blocksize: GB/s against threads a block (ring: the occupancy API's pick)", msg,
+                  cap)) {
         return false;
     }
     double top = 0;
     for (int i = 0; i < d->blocksize_count; i++) {
         top = fmax(top, lab_gb_per_s(d->blocksize[i].bytes, d->blocksize[i].median_ms));
     }
-    chart c = {f, 0.0, 1024.0, 0.0, top * 1.08, false};
+    plot c = {&pf.s, 0.0, 1024.0, 0.0, top * 1.08, false};
     axes(&c, "threads a block", "GB/s (read + written)");
     char tip[96];
     for (int i = 0; i < d->blocksize_count; i++) {
@@ -243,26 +239,25 @@ static bool blocksize_plot(const char *dir, const lab_data *d, char *msg, size_t
         snprintf(tip, sizeof tip, "%d threads: %.0f GB/s", r->threads, gb);
         point(&c, r->threads, gb, palette[0], false, tip);
         if (r->suggested) {
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"%s\" "
-                       "stroke-width=\"2\"/>\n",
-                    map_x(&c, r->threads), map_y(&c, gb), palette[3]);
+            svg_marker(&pf.s, map_x(&c, r->threads), map_y(&c, gb), 9, palette[3], true,
+                       "the occupancy API's pick");
         }
     }
-    return close_svg(f, msg, cap);
+    return close_svg(&pf, msg, cap);
 }
 
 static bool spill_plot(const char *dir, const lab_data *d, char *msg, size_t cap)
 {
-    FILE *f = open_svg(dir, "spill.svg", PLOT_W, PLOT_H,
-                       "spill: time against occupancy under __launch_bounds__(256, N)", msg, cap);
-    if (f == NULL) {
+    plot_file pf;
+    if (!open_svg(&pf, dir, "spill.svg", PLOT_W, PLOT_H,
+                  "spill: time against occupancy under __launch_bounds__(256, N)", msg, cap)) {
         return false;
     }
     double top = 0;
     for (int i = 0; i < d->spill_count; i++) {
         top = fmax(top, d->spill[i].median_ms);
     }
-    chart c = {f, 0.0, 100.0, 0.0, top * 1.1, false};
+    plot c = {&pf.s, 0.0, 100.0, 0.0, top * 1.1, false};
     axes(&c, "occupancy (%)", "median ms");
     char tip[96];
     for (int i = 0; i < d->spill_count; i++) {
@@ -271,12 +266,14 @@ static bool spill_plot(const char *dir, const lab_data *d, char *msg, size_t cap
         snprintf(tip, sizeof tip, "N=%d: %d regs, %d B local, %.4f ms", r->min_blocks, r->regs,
                  r->local_bytes, r->median_ms);
         point(&c, x, r->median_ms, palette[r->local_bytes > 0 ? 3 : 0], false, tip);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">N=%d</text>\n", map_x(&c, x) + 7,
-                map_y(&c, r->median_ms) - 6 - 12 * (i % 2), r->min_blocks);
+        char n_label[16];
+        snprintf(n_label, sizeof n_label, "N=%d", r->min_blocks);
+        svg_text(&pf.s, map_x(&c, x) + 7, map_y(&c, r->median_ms) - 6 - 12 * (i % 2), "start",
+                 12, "black", 0, n_label);
     }
     legend(&c, 0, palette[0], false, "no local memory");
     legend(&c, 1, palette[3], false, "spills to local");
-    return close_svg(f, msg, cap);
+    return close_svg(&pf, msg, cap);
 }
 
 /* One timeline: a lane a SM, a bar a block (colour: its wave on that SM),
@@ -293,38 +290,38 @@ static bool timeline_plot(const char *dir, const lab_launch *l, char *msg, size_
     const int h = top + lane * l->sm_count + MARGIN_B;
     char name[64], title[160];
     snprintf(name, sizeof name, "timeline-%s.svg", l->name);
-    snprintf(title, sizeof title,
-             "timeline %s: %d blocks, %.2f waves; achieved %.1f%% of theoretical %.1f%%, "
-             "tail %.1f us",
-             l->name, l->grid, t.waves_theoretical, 100.0 * t.achieved_occupancy,
-             100.0 * t.theoretical_occupancy, t.tail_ns / 1e3);
-    FILE *f = open_svg(dir, name, PLOT_W, h, title, msg, cap);
-    if (f == NULL) {
+    char detail[160];
+    snprintf(title, sizeof title, "timeline %s: %d blocks, %.2f waves", l->name, l->grid,
+             t.waves_theoretical);
+    snprintf(detail, sizeof detail,
+             "achieved occupancy %.1f%% of the theoretical %.1f%%; tail %.1f us",
+             100.0 * t.achieved_occupancy, 100.0 * t.theoretical_occupancy, t.tail_ns / 1e3);
+    plot_file pf;
+    if (!open_svg(&pf, dir, name, PLOT_W, h, title, msg, cap)) {
         return false;
     }
+    svg_text(&pf.s, MARGIN_L, 38, "start", 12, "#555555", 0, detail);
     double width = PLOT_W - MARGIN_L - MARGIN_R;
     double span = t.duration_ns > 0 ? t.duration_ns : 1.0;
     /* Occupancy over time, 0..100% over occ_h pixels. */
-    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">100%%</text>"
-               "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0%%</text>\n"
-               "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-            MARGIN_L - 6, MARGIN_T + 4, MARGIN_L - 6, MARGIN_T + occ_h, palette[0]);
+    svg_text(&pf.s, MARGIN_L - 6, MARGIN_T + 4, "end", 12, "black", 0, "100%");
+    svg_text(&pf.s, MARGIN_L - 6, MARGIN_T + occ_h, "end", 12, "black", 0, "0%");
+    double xs[LAB_TIMELINE_SAMPLES], ys[LAB_TIMELINE_SAMPLES];
     for (int s = 0; s < LAB_TIMELINE_SAMPLES; s++) {
-        double x = MARGIN_L + (s + 0.5) * width / LAB_TIMELINE_SAMPLES;
-        double y = MARGIN_T + occ_h * (1.0 - t.occupancy_over_time[s]);
-        fprintf(f, "%.1f,%.1f ", x, y);
+        xs[s] = MARGIN_L + (s + 0.5) * width / LAB_TIMELINE_SAMPLES;
+        ys[s] = MARGIN_T + occ_h * (1.0 - t.occupancy_over_time[s]);
     }
+    svg_polyline(&pf.s, xs, ys, LAB_TIMELINE_SAMPLES, palette[0], 1.5);
     double theo_y = MARGIN_T + occ_h * (1.0 - t.theoretical_occupancy);
-    fprintf(f, "\"/>\n<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\" "
-               "stroke-dasharray=\"6 4\"/><text x=\"%d\" y=\"%.1f\">theoretical</text>\n",
-            MARGIN_L, theo_y, PLOT_W - MARGIN_R, theo_y, PLOT_W - MARGIN_R - 80, theo_y - 4);
+    svg_line(&pf.s, MARGIN_L, theo_y, PLOT_W - MARGIN_R, theo_y, "black", 1, "6 4");
+    svg_text(&pf.s, PLOT_W - MARGIN_R - 80, theo_y - 4, "start", 12, "black", 0, "theoretical");
     /* Blocks: wave = how many blocks this SM started before, / slots. */
     int *started = calloc((size_t)l->sm_count, sizeof *started);
     int *order = malloc((size_t)l->block_count * sizeof *order);
     if (started == NULL || order == NULL) {
         free(started);
         free(order);
-        fclose(f);
+        fclose(pf.f);
         snprintf(msg, cap, "out of memory");
         return false;
     }
@@ -346,20 +343,18 @@ static bool timeline_plot(const char *dir, const lab_launch *l, char *msg, size_
         int wave = started[b->sm]++ / l->blocks_per_sm;
         double x = MARGIN_L + b->start_ns / span * width;
         double w = fmax((b->end_ns - b->start_ns) / span * width, 0.5);
-        fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
-                   "fill-opacity=\"0.45\"/>\n",
-                x, top + lane * b->sm, w, lane - 1, palette[wave % 8]);
+        svg_bar(&pf.s, x, top + lane * b->sm, w, lane - 1, palette[wave % 8], 0.45);
     }
     free(started);
     free(order);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">SM 0</text>"
-               "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">SM %d</text>\n"
-               "<text x=\"%d\" y=\"%d\">0 us</text><text x=\"%d\" y=\"%d\" "
-               "text-anchor=\"end\">%.1f us</text>\n",
-            MARGIN_L - 6, top + 8, MARGIN_L - 6, top + lane * l->sm_count, l->sm_count - 1,
-            MARGIN_L, h - MARGIN_B + 18, PLOT_W - MARGIN_R, h - MARGIN_B + 18,
-            t.duration_ns / 1e3);
-    return close_svg(f, msg, cap);
+    char label[48];
+    svg_text(&pf.s, MARGIN_L - 6, top + 8, "end", 12, "black", 0, "SM 0");
+    snprintf(label, sizeof label, "SM %d", l->sm_count - 1);
+    svg_text(&pf.s, MARGIN_L - 6, top + lane * l->sm_count, "end", 12, "black", 0, label);
+    svg_text(&pf.s, MARGIN_L, h - MARGIN_B + 18, "start", 12, "black", 0, "0 us");
+    snprintf(label, sizeof label, "%.1f us", t.duration_ns / 1e3);
+    svg_text(&pf.s, PLOT_W - MARGIN_R, h - MARGIN_B + 18, "end", 12, "black", 0, label);
+    return close_svg(&pf, msg, cap);
 }
 
 bool lab_svg_write_all(const char *dir, const lab_data *data, const lab_selection *sel,

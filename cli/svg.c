@@ -76,6 +76,34 @@ void svg_circle(svg *s, double cx, double cy, double r, const char *fill)
     fprintf(s->out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" fill=\"%s\"/>\n", cx, cy, r, fill);
 }
 
+void svg_marker(svg *s, double cx, double cy, double r, const char *color, bool hollow,
+                const char *tip)
+{
+    if (hollow) {
+        fprintf(s->out,
+                "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" fill=\"none\" stroke=\"%s\" "
+                "stroke-width=\"1.5\">",
+                cx, cy, r, color);
+    } else {
+        fprintf(s->out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" fill=\"%s\">", cx, cy, r,
+                color);
+    }
+    if (tip != NULL) {
+        fputs("<title>", s->out);
+        svg_escape(s->out, tip);
+        fputs("</title>", s->out);
+    }
+    fputs("</circle>\n", s->out);
+}
+
+void svg_bar(svg *s, double x, double y, double w, double h, const char *fill, double opacity)
+{
+    fprintf(s->out,
+            "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
+            "fill-opacity=\"%.2f\"/>\n",
+            x, y, w, h, fill, opacity);
+}
+
 void svg_text(svg *s, double x, double y, const char *anchor, double size, const char *fill,
               double rotate, const char *text)
 {

@@ -25,6 +25,12 @@ void svg_line(svg *s, double x1, double y1, double x2, double y2, const char *st
 void svg_polyline(svg *s, const double *xs, const double *ys, int n, const char *stroke,
                   double stroke_width);
 void svg_circle(svg *s, double cx, double cy, double r, const char *fill);
+/* A data point: filled, or a ring when hollow; tip (may be NULL) becomes a
+   <title> tooltip. */
+void svg_marker(svg *s, double cx, double cy, double r, const char *color, bool hollow,
+                const char *tip);
+/* A rectangle filled with colour at the given opacity (0..1), no stroke. */
+void svg_bar(svg *s, double x, double y, double w, double h, const char *fill, double opacity);
 /* anchor: "start", "middle" or "end"; rotate: degrees about (x, y). */
 void svg_text(svg *s, double x, double y, const char *anchor, double size, const char *fill,
               double rotate, const char *text);

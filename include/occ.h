@@ -490,7 +490,8 @@ occ_status occ_launch_waves(int blocks_per_sm, int sm_count, long long grid_bloc
  *   loaded latency  L(u) = latency_ns x (1 + loaded_latency_factor x u),
  *                   u = achieved load bandwidth / reachable load bandwidth
  *   achieved        X = N_sm x active SMs / L(u), solved for X, capped at
- *                   the reachable bandwidth.
+ *                   the reachable bandwidth and at resident warps x active
+ *                   SMs x the per-warp rate, when one is set.
  *
  * Units: ns and GB/s (1e9 bytes/s) make bytes/ns = GB/s. The arithmetic is
  * unit-agnostic: cycles and loads per cycle work as well (Example 7 of the
@@ -503,6 +504,12 @@ typedef struct occ_memory_model {
     double loaded_latency_factor;      /* latency growth at full load; 0: none */
     double max_bytes_in_flight_per_sm; /* a per-SM request limit; 0: none */
     int sm_count;                      /* SMs of the GPU */
+    double max_gb_per_s_per_warp;      /* the most one resident warp's loads
+                                          move, GB/s; 0: no limit. Few warps
+                                          per SM fall short of what their
+                                          loads in flight promise (an H200
+                                          with one 8-warp block per SM: about
+                                          1.3; docs/latency-model.md) */
 } occ_memory_model;
 
 /* The memory model of a named GPU from the database: latency, peak
@@ -520,6 +527,11 @@ typedef struct occ_latency_input {
     int active_sms;                    /* SMs holding warps; 0: all */
     double bytes_moved_per_byte_loaded; /* all traffic over load traffic: 1.5
                                            for out = a*x + y; 0 means 1 */
+    double spill_bytes_per_byte_loaded; /* local-memory (spill) traffic per
+                                           byte loaded: it takes bandwidth
+                                           but is not in the prediction,
+                                           which counts the kernel's own
+                                           traffic; 0: none */
 } occ_latency_input;
 
 /* What bounds the predicted bandwidth. */
@@ -527,7 +539,9 @@ typedef enum occ_latency_bound {
     OCC_BOUND_LATENCY = 0,       /* too few bytes in flight: more warps or
                                     more loads per thread would help */
     OCC_BOUND_BANDWIDTH = 1,     /* enough in flight: memory is saturated */
-    OCC_BOUND_REQUEST_LIMIT = 2  /* the per-SM request limit caps demand */
+    OCC_BOUND_REQUEST_LIMIT = 2, /* the per-SM request limit caps demand */
+    OCC_BOUND_WARP_RATE = 3      /* too few warps: each moves at most
+                                    max_gb_per_s_per_warp */
 } occ_latency_bound;
 
 typedef struct occ_latency_result {
@@ -557,6 +571,16 @@ occ_status occ_memory_model_fit(occ_memory_model *model,
                                 const occ_latency_input *input,
                                 double measured_gb_per_s, occ_error *err);
 
+/*
+ * Calibrates max_gb_per_s_per_warp from one measured point that the warps'
+ * own rate limits: a row with few warps and many loads in flight per thread
+ * (one block per SM), which moved measured_gb_per_s of all traffic. The
+ * rate is its load bandwidth per resident warp.
+ */
+occ_status occ_memory_model_fit_warp_rate(occ_memory_model *model,
+                                          const occ_latency_input *input,
+                                          double measured_gb_per_s, occ_error *err);
+
 /* How much longer one iteration takes when spills add loads:
    (work_cycles + spill_loads x spill_latency_cycles) / work_cycles. */
 double occ_spill_slowdown(double work_cycles, double spill_loads,
@@ -575,7 +599,7 @@ const char *occ_limiter_nsight_name(occ_limiter limiter);
 /* One line on why zero blocks fit (empty string for OCC_ZERO_NONE). */
 const char *occ_zero_reason_text(occ_zero_reason reason);
 
-/* "latency", "bandwidth", "request limit". */
+/* "latency", "bandwidth", "request limit", "warp rate". */
 const char *occ_latency_bound_name(occ_latency_bound bound);
 
 #ifdef __cplusplus

@@ -89,6 +89,10 @@ static occ_status check_model(const occ_memory_model *m, occ_error *err)
         return occ__fail(err, OCC_ERR_INVALID_ARGUMENT, "sm_count",
                          "the SM count must be positive");
     }
+    if (!is_plain(m->max_gb_per_s_per_warp) || m->max_gb_per_s_per_warp < 0.0) {
+        return occ__fail(err, OCC_ERR_INVALID_ARGUMENT, "warp_rate",
+                         "the per-warp rate must be 0 (none) or more GB/s");
+    }
     return OCC_OK;
 }
 
@@ -122,7 +126,16 @@ static occ_status check_input(const occ_memory_model *m, const occ_latency_input
         return occ__fail(err, OCC_ERR_INVALID_ARGUMENT, "bytes_moved_per_byte_loaded",
                          "bytes moved per byte loaded must be 1 or more (0 means 1)");
     }
+    if (!is_plain(in->spill_bytes_per_byte_loaded) || in->spill_bytes_per_byte_loaded < 0.0) {
+        return occ__fail(err, OCC_ERR_INVALID_ARGUMENT, "spill_ratio",
+                         "spill bytes per byte loaded must be 0 or more");
+    }
     return OCC_OK;
+}
+
+static bool m_has_warp_cap(const occ_memory_model *m)
+{
+    return m->max_gb_per_s_per_warp > 0.0;
 }
 
 /* Both checks, for predict and fit: the model, then the kernel's input. */
@@ -136,8 +149,9 @@ static occ_status check_both(const occ_memory_model *m, const occ_latency_input 
 /* The derived quantities both predict and fit need. */
 typedef struct model_terms {
     double active_sms;
-    double traffic_ratio;   /* all traffic / load traffic */
-    double peak_load;       /* reachable load bandwidth, GB/s */
+    double traffic_ratio;   /* the kernel's own traffic / load traffic */
+    double peak_load;       /* reachable load bandwidth, GB/s, after spills */
+    double warp_cap;        /* load bandwidth the warps' own rate allows; 0: none */
     double demand_per_sm;   /* bytes in flight per SM, before the limit */
     double in_flight_per_sm; /* after the request limit */
     bool limited;           /* the request limit cut the demand */
@@ -148,7 +162,9 @@ static model_terms terms_of(const occ_memory_model *m, const occ_latency_input *
     model_terms t;
     t.active_sms = in->active_sms > 0 ? in->active_sms : m->sm_count;
     t.traffic_ratio = in->bytes_moved_per_byte_loaded > 0.0 ? in->bytes_moved_per_byte_loaded : 1.0;
-    t.peak_load = m->peak_gb_per_s / t.traffic_ratio;
+    /* Spill traffic shares the bandwidth but is not the kernel's own. */
+    t.peak_load = m->peak_gb_per_s / (t.traffic_ratio + in->spill_bytes_per_byte_loaded);
+    t.warp_cap = m->max_gb_per_s_per_warp * in->warps_per_sm * t.active_sms;
     t.demand_per_sm =
         in->warps_per_sm * WARP_THREADS * in->loads_in_flight_per_thread * in->bytes_per_load;
     t.in_flight_per_sm = t.demand_per_sm;
@@ -184,6 +200,11 @@ occ_status occ_latency_predict(const occ_memory_model *model,
     if (saturated) {
         x = t.peak_load;
     }
+    bool warp_bound = m_has_warp_cap(model) && t.warp_cap < x;
+    if (warp_bound) {
+        x = t.warp_cap;
+        saturated = false;
+    }
 
     double needed_total = t.peak_load * l0 * (1.0 + alpha);
     out->bytes_in_flight_per_sm = t.in_flight_per_sm;
@@ -198,7 +219,9 @@ occ_status occ_latency_predict(const occ_memory_model *model,
             ? out->bytes_in_flight_needed_per_sm / (input->warps_per_sm * WARP_THREADS *
                                                     input->bytes_per_load)
             : 0.0; /* no warps: no number of loads per thread helps */
-    if (saturated) {
+    if (warp_bound) {
+        out->bound = OCC_BOUND_WARP_RATE;
+    } else if (saturated) {
         out->bound = OCC_BOUND_BANDWIDTH;
     } else if (t.limited) {
         out->bound = OCC_BOUND_REQUEST_LIMIT;
@@ -238,6 +261,27 @@ occ_status occ_memory_model_fit(occ_memory_model *model,
     /* N = X L0 (1 + alpha X / P)  =>  alpha = (N / (X L0) - 1) P / X. */
     double alpha = (n_total / (x * model->latency_ns) - 1.0) * t.peak_load / x;
     model->loaded_latency_factor = alpha > 0.0 ? alpha : 0.0;
+    return OCC_OK;
+}
+
+occ_status occ_memory_model_fit_warp_rate(occ_memory_model *model,
+                                          const occ_latency_input *input,
+                                          double measured_gb_per_s, occ_error *err)
+{
+    if (model == NULL || input == NULL) {
+        return occ__fail(err, OCC_ERR_NULL_POINTER, "model", "model and input must not be NULL");
+    }
+    occ_status st = check_both(model, input, err);
+    if (st != OCC_OK) {
+        return st;
+    }
+    if (!is_plain(measured_gb_per_s) || measured_gb_per_s <= 0.0 || input->warps_per_sm <= 0.0) {
+        return occ__fail(err, OCC_ERR_INVALID_ARGUMENT, "measured",
+                         "the point needs resident warps and a positive measured bandwidth");
+    }
+    model_terms t = terms_of(model, input);
+    model->max_gb_per_s_per_warp =
+        measured_gb_per_s / t.traffic_ratio / (input->warps_per_sm * t.active_sms);
     return OCC_OK;
 }
 

@@ -71,6 +71,7 @@ const char *occ_latency_bound_name(occ_latency_bound bound)
     case OCC_BOUND_LATENCY: return "latency";
     case OCC_BOUND_BANDWIDTH: return "bandwidth";
     case OCC_BOUND_REQUEST_LIMIT: return "request limit";
+    case OCC_BOUND_WARP_RATE: return "warp rate";
     }
     return "unknown";
 }

@@ -447,7 +447,7 @@ static void latency_json_is_the_model(void **state)
     assert_int_equal(occ_calc(&d, &k, &r, NULL), OCC_OK);
     occ_memory_model m;
     assert_int_equal(occ_memory_model_from_device(&d, &m, NULL), OCC_OK);
-    occ_latency_input in = {r.warps_per_sm, 2, 4, 0, 1};
+    occ_latency_input in = {r.warps_per_sm, 2, 4, 0, 1, 0};
     occ_latency_result want;
     assert_int_equal(occ_latency_predict(&m, &in, &want, NULL), OCC_OK);
     json_t *p = json_object_get(doc, "prediction");

@@ -101,8 +101,9 @@ static void residency_no_pair_test(void **state)
 
 /* lab-model-1: rows made by a known model (latency 500 ns, 3000 GB/s,
    factor 1.5, 100 SMs) through libocc's own prediction: the check must
-   pick the one-item row nearest 1500 GB/s, recover the factor, and find
-   zero error and perfect rank order on the rest. */
+   pick the one-item row nearest 1500 GB/s, recover the factor, fit no
+   per-warp rate (no row falls short of the latency term), and find zero
+   error and perfect rank order on the rest. */
 static void model_round_trip_test(void **state)
 {
     (void)state;
@@ -136,10 +137,52 @@ static void model_round_trip_test(void **state)
     assert_true(m.ok);
     assert_int_equal(m.fit_row, expect_fit);
     assert_true(fabs(m.model.loaded_latency_factor - 1.5) < 1e-6);
+    /* The truth has no per-warp rate: the fewest-warp row meets the latency
+       term, so no rate is fitted and the row stays among those checked. */
+    assert_int_equal(m.warp_fit_row, -1);
+    assert_true(m.model.max_gb_per_s_per_warp == 0.0);
     assert_int_equal(m.rows_compared, 5);
     assert_true(m.median_error < 1e-6);
     assert_true(m.max_error < 1e-6);
     NEAR(m.rank_correlation, 1.0);
+}
+
+/* lab-model-3: rows from a truth with a per-warp rate that binds only its
+   lone high-ILP row: the check fits the rate on that row, recovers it, and
+   predicts the others exactly. */
+static void model_warp_rate_test(void **state)
+{
+    (void)state;
+    occ_memory_model truth = {.latency_ns = 500, .peak_gb_per_s = 3000,
+                              .loaded_latency_factor = 1.5, .sm_count = 100};
+    const int warps[] = {4, 8, 16, 32, 4};
+    const int items[] = {1, 1, 1, 1, 16};
+    occ_latency_input high = {.warps_per_sm = 4, .loads_in_flight_per_thread = 32,
+                              .bytes_per_load = 4, .bytes_moved_per_byte_loaded = 1.5};
+    occ_latency_result free_run;
+    assert_int_equal(occ_latency_predict(&truth, &high, &free_run, NULL), OCC_OK);
+    /* half of what its loads in flight would move */
+    truth.max_gb_per_s_per_warp = 0.5 * free_run.predicted_gb_per_s / 1.5 / (4 * 100);
+    lab_residency_row rows[5];
+    for (int i = 0; i < 5; i++) {
+        rows[i] = row("r", items[i], warps[i], 1.0);
+        occ_latency_input in = {.warps_per_sm = warps[i],
+                                .loads_in_flight_per_thread = 2 * items[i],
+                                .bytes_per_load = 4,
+                                .bytes_moved_per_byte_loaded = 1.5};
+        occ_latency_result res;
+        assert_int_equal(occ_latency_predict(&truth, &in, &res, NULL), OCC_OK);
+        assert_int_equal(res.bound == OCC_BOUND_WARP_RATE, i == 4);
+        rows[i].median_ms = rows[i].bytes / (res.predicted_gb_per_s * 1e6);
+    }
+    lab_model_check m;
+    lab_model_check_run(rows, 5, 3000, 500, 100, &m);
+    assert_true(m.ok);
+    assert_int_equal(m.warp_fit_row, 4);
+    NEAR(m.model.max_gb_per_s_per_warp, truth.max_gb_per_s_per_warp);
+    assert_true(fabs(m.model.loaded_latency_factor - 1.5) < 1e-6);
+    assert_int_equal(m.rows_compared, 3);
+    assert_true(m.max_error < 1e-6);
 }
 
 /* lab-model-2: without a ceiling the check says why instead. */
@@ -418,6 +461,7 @@ int main(void)
         cmocka_unit_test(median_test),          cmocka_unit_test(spearman_test),
         cmocka_unit_test(residency_summary_test), cmocka_unit_test(residency_no_pair_test),
         cmocka_unit_test(model_round_trip_test), cmocka_unit_test(model_needs_inputs_test),
+        cmocka_unit_test(model_warp_rate_test),
         cmocka_unit_test(blocksize_summary_test), cmocka_unit_test(spill_summary_test),
         cmocka_unit_test(timeline_test),        cmocka_unit_test(timeline_bad_sm_test),
         cmocka_unit_test(records_test),         cmocka_unit_test(cli_records_test),

@@ -227,6 +227,49 @@ static void monotone_capped_and_limited(void **state)
     assert_string_equal(occ_latency_bound_name(r.bound), "request limit");
 }
 
+/* A per-warp rate caps few warps below what their loads in flight promise;
+   fitting it from a point makes the model pass through that point, and
+   more warps lift the cap. */
+static void warp_rate_caps_few_warps(void **state)
+{
+    (void)state;
+    occ_memory_model m = {.latency_ns = 338, .peak_gb_per_s = 4262, .sm_count = 132};
+    occ_latency_input one_block = load(8, 32, 4); /* 8 warps, 16 items x 2 loads */
+    one_block.bytes_moved_per_byte_loaded = 1.5;
+    occ_latency_result r;
+    assert_int_equal(occ_latency_predict(&m, &one_block, &r, NULL), OCC_OK);
+    assert_int_equal(r.bound, OCC_BOUND_BANDWIDTH); /* without the rate: saturated */
+    assert_int_equal(occ_memory_model_fit_warp_rate(&m, &one_block, 2103, NULL), OCC_OK);
+    assert_true(fabs(m.max_gb_per_s_per_warp - 2103 / 1.5 / (8 * 132)) < 1e-12);
+    assert_int_equal(occ_latency_predict(&m, &one_block, &r, NULL), OCC_OK);
+    assert_int_equal(r.bound, OCC_BOUND_WARP_RATE);
+    assert_true(fabs(r.predicted_gb_per_s - 2103) < 1e-9);
+    assert_string_equal(occ_latency_bound_name(r.bound), "warp rate");
+    occ_latency_input eight_blocks = one_block;
+    eight_blocks.warps_per_sm = 64;
+    assert_int_equal(occ_latency_predict(&m, &eight_blocks, &r, NULL), OCC_OK);
+    assert_int_equal(r.bound, OCC_BOUND_BANDWIDTH);
+}
+
+/* Spill traffic takes bandwidth the kernel's own traffic then lacks:
+   saturated, the prediction is the ceiling x own / (own + spill). */
+static void spills_share_the_bandwidth(void **state)
+{
+    (void)state;
+    occ_memory_model m = {.latency_ns = 338, .peak_gb_per_s = 4262, .sm_count = 132};
+    occ_latency_input in = load(64, 32, 4);
+    in.bytes_moved_per_byte_loaded = 1.5;
+    in.spill_bytes_per_byte_loaded = 2.0 * 88 / 128; /* 88 bytes stored and loaded */
+    occ_latency_result r;
+    assert_int_equal(occ_latency_predict(&m, &in, &r, NULL), OCC_OK);
+    assert_int_equal(r.bound, OCC_BOUND_BANDWIDTH);
+    assert_true(fabs(r.predicted_gb_per_s - 4262 * 1.5 / (1.5 + 1.375)) < 1e-9);
+    occ_error e;
+    in.spill_bytes_per_byte_loaded = -1;
+    assert_int_equal(occ_latency_predict(&m, &in, &r, &e), OCC_ERR_INVALID_ARGUMENT);
+    assert_string_equal(e.field, "spill_ratio");
+}
+
 static void bad_input_names_the_field(void **state)
 {
     (void)state;
@@ -264,6 +307,8 @@ int main(void)
         cmocka_unit_test(day45_table),
         cmocka_unit_test(fit_passes_through_its_point),
         cmocka_unit_test(monotone_capped_and_limited),
+        cmocka_unit_test(warp_rate_caps_few_warps),
+        cmocka_unit_test(spills_share_the_bandwidth),
         cmocka_unit_test(bad_input_names_the_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
