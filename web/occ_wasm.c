@@ -237,14 +237,7 @@ OCC_WASM_EXPORT(occ_wasm_error_field) const char *occ_wasm_error_field(void)
 
 OCC_WASM_EXPORT(occ_wasm_limiter_name) const char *occ_wasm_limiter_name(int limiter_bit)
 {
-    switch (limiter_bit) {
-    case OCC_LIMITER_WARPS:
-    case OCC_LIMITER_REGISTERS:
-    case OCC_LIMITER_SHARED_MEM:
-    case OCC_LIMITER_BLOCKS:
-    case OCC_LIMITER_BARRIERS: return occ_limiter_name((occ_limiter)limiter_bit);
-    default: return "";
-    }
+    return occ_limiter_name((occ_limiter)limiter_bit);
 }
 
 OCC_WASM_EXPORT(occ_wasm_zero_reason_text) const char *occ_wasm_zero_reason_text(int reason)
@@ -381,12 +374,7 @@ OCC_WASM_EXPORT(occ_wasm_latency_fields) const char *occ_wasm_latency_fields(voi
 
 OCC_WASM_EXPORT(occ_wasm_latency_bound_name) const char *occ_wasm_latency_bound_name(int bound)
 {
-    switch (bound) {
-    case OCC_BOUND_LATENCY:
-    case OCC_BOUND_BANDWIDTH:
-    case OCC_BOUND_REQUEST_LIMIT: return occ_latency_bound_name((occ_latency_bound)bound);
-    default: return "";
-    }
+    return occ_latency_bound_name((occ_latency_bound)bound);
 }
 
 OCC_WASM_EXPORT(occ_wasm_version) const char *occ_wasm_version(void)

@@ -70,7 +70,7 @@ const char *occ_wasm_calc_fields(void);
 const char *occ_wasm_error(void);
 const char *occ_wasm_error_field(void);
 
-/* "registers" etc. for one occ_limiter bit; "" for anything else. */
+/* occ_limiter_name for one occ_limiter bit ("registers"). */
 const char *occ_wasm_limiter_name(int limiter_bit);
 
 /* The sentence on why zero blocks fit, for an occ_zero_reason. */
@@ -120,7 +120,7 @@ int occ_wasm_latency(double warps_per_sm, double loads_in_flight, double bytes_p
 const double *occ_wasm_latency_result(void);
 const char *occ_wasm_latency_fields(void);
 
-/* "latency", "bandwidth", "request limit" for an occ_latency_bound. */
+/* occ_latency_bound_name ("latency", "bandwidth", ...). */
 const char *occ_wasm_latency_bound_name(int bound);
 
 /* The library version, "0.1.0". */
