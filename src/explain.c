@@ -637,11 +637,12 @@ size_t occ_explain_text(const occ_device *d, const occ_kernel *k, char *buf, siz
     occ_msg m;
     occ__msg_begin(&m, buf, cap);
     occ__msg_str(&m, e.summary);
-    occ__msg_str(&m, "\n\nHow each resource limits the blocks per SM\n");
+    /* The same headings and bullets as `occ explain` prints. */
+    occ__msg_str(&m, "\n\nHow each resource limits the blocks per SM (* binds)\n");
     for (int i = 0; i < e.step_count; i++) {
         occ__msg_str(&m, e.steps[i].binds ? "* " : "- ");
         occ__msg_str(&m, e.steps[i].text);
-        occ__msg_str(&m, e.steps[i].binds ? " (binds)\n" : "\n");
+        occ__msg_str(&m, "\n");
     }
     occ__msg_str(&m, "\nWhat is left over\n");
     occ__msg_str(&m, e.waste);
@@ -651,7 +652,7 @@ size_t occ_explain_text(const occ_device *d, const occ_kernel *k, char *buf, siz
         occ__msg_str(&m, e.changes[i].text);
         occ__msg_str(&m, "\n");
     }
-    occ__msg_str(&m, "\nCaution\n");
+    occ__msg_str(&m, "\nDoes it matter?\n");
     occ__msg_str(&m, e.caution);
     occ__msg_str(&m, "\n");
     return m.len;

@@ -208,6 +208,54 @@ static void explain_text_register_bound(void **state)
     assert_non_null(strstr(flat_out(), "spill"));
 }
 
+/* Whitespace runs folded to one space, in place. */
+static void fold_spaces(char *text)
+{
+    char *w = text;
+    bool space = false;
+    for (const char *r = text; *r != '\0'; r++) {
+        bool is_space = *r == ' ' || *r == '\n';
+        if (!is_space) {
+            if (space && w != text) {
+                *w++ = ' ';
+            }
+            *w++ = *r;
+        }
+        space = is_space;
+    }
+    *w = '\0';
+}
+
+/* The command prints libocc's occ_explain_text (the web page's text) after
+   its header line, only wrapped: one text, two readers. */
+static void explain_text_is_libocc_text(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof explain_cases / sizeof explain_cases[0]; i++) {
+        const kcase *c = &explain_cases[i];
+        char threads[16], regs[16], smem[16], dyn[16];
+        snprintf(threads, sizeof threads, "%d", c->threads);
+        snprintf(regs, sizeof regs, "%d", c->regs);
+        snprintf(smem, sizeof smem, "%d", c->smem);
+        snprintf(dyn, sizeof dyn, "%d", c->dyn);
+        assert_int_equal(OCC(NULL, "explain", "--gpu", c->gpu, "--threads", threads, "--regs",
+                             regs, "--smem", smem, "--dyn-smem", dyn),
+                         EXIT_OK);
+        occ_device d = gpu(c->gpu);
+        occ_kernel k;
+        set_kernel(&k, c);
+        static char lib[OCC_EXPLAIN_TEXT_MAX];
+        assert_true(occ_explain_text(&d, &k, lib, sizeof lib, NULL) > 0);
+        const char *body = strstr(last.out, "\n\n");
+        assert_non_null(body);
+        static char cli_text[1 << 16];
+        snprintf(cli_text, sizeof cli_text, "%s", body);
+        fold_spaces(cli_text);
+        fold_spaces(lib);
+        assert_string_equal(cli_text, lib);
+    }
+}
+
 static void explain_errors(void **state)
 {
     (void)state;
@@ -486,6 +534,7 @@ int main(void)
         cmocka_unit_test(explain_json_is_occ_calc),
         cmocka_unit_test(explain_text_768_threads),
         cmocka_unit_test(explain_text_register_bound),
+        cmocka_unit_test(explain_text_is_libocc_text),
         cmocka_unit_test(explain_errors),
         cmocka_unit_test(sweep_csv_is_occ_sweep),
         cmocka_unit_test(sweep_json_and_text),
