@@ -64,6 +64,7 @@ occ_status occ_memory_model_from_device(const occ_device *device,
     out->loaded_latency_factor = 0.0;
     out->max_bytes_in_flight_per_sm = 0.0;
     out->sm_count = device->sm_count;
+    out->max_gb_per_s_per_warp = 0.0;
     return OCC_OK;
 }
 

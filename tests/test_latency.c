@@ -294,8 +294,11 @@ static void bad_input_names_the_field(void **state)
     assert_int_equal(occ_memory_model_from_device(&generic, &m, &e), OCC_ERR_INVALID_DEVICE);
     occ_device h200;
     assert_int_equal(occ_gpu_find("H200", &h200, NULL), OCC_OK);
+    memset(&m, 0xff, sizeof m); /* every field must be set, none left over */
     assert_int_equal(occ_memory_model_from_device(&h200, &m, &e), OCC_OK);
     assert_int_equal(m.sm_count, 132);
+    assert_true(m.loaded_latency_factor == 0.0 && m.max_bytes_in_flight_per_sm == 0.0 &&
+                m.max_gb_per_s_per_warp == 0.0);
 }
 
 int main(void)
