@@ -29,7 +29,7 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = fuzz_copy(data, size);
-    regions r = {copy, size, {NULL, 0}, 0};
+    regions r = {copy, size, {NULL, 0, NULL}, 0};
     insp_error err = {0, ""};
     bool ok = insp_fatbin_regions(copy, size, 0, INSP_REGION_FILE, on_region, &r, &err);
     fuzz_check_error(ok, &err, size);

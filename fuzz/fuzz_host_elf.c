@@ -31,7 +31,7 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = fuzz_copy(data, size);
-    found f = {copy, size, {NULL, 0}, 0};
+    found f = {copy, size, {NULL, 0, NULL}, 0};
     insp_error err = {0, ""};
     bool ok = insp_host_elf_fatbins(copy, size, true, on_region, &f, &err);
     fuzz_check_error(ok, &err, size);
