@@ -31,20 +31,29 @@
 
 /* A buffer larger than this is released after each task, so that sixteen
    threads do not each keep the largest entry they ever saw. */
-#define SCRATCH_KEEP_BYTES (4u << 20)
+#define SCRATCH_KEEP_BYTES (2u << 20)
 #define ARENA_BLOCK_BYTES (1u << 20)
 /* Data sections are scanned for containers in parts of this size, in
-   parallel (libcublasLt.so.13 has ~260 MB of them). */
-#define SCAN_PART_BYTES (4u << 20)
+   parallel (libcublasLt.so.13 has ~260 MB of them); small, since each
+   thread holds its part's pages until it is scanned. */
+#define SCAN_PART_BYTES (1u << 20)
 /* The serial walk over entry headers forgets the pages behind it in steps
    of this size rather than one system call per entry. */
 #define DROP_STEP_BYTES (16u << 20)
 #define MAX_SECTIONS 256
-/* Entries larger than SCRATCH_KEEP_BYTES (91 of libcublasLt.so.13's 5,832
-   cubins, up to 16 MB decompressed) share this many bytes of buffers between
+/* Entries larger than SCRATCH_KEEP_BYTES (about 10% of libcublasLt.so.13's
+   5,832 cubins, up to 16 MB decompressed; the median is 5 KB) share this many bytes of buffers between
    all threads: a thread waits rather than push the peak memory of sixteen
    threads past it. */
-#define LARGE_SCRATCH_BUDGET_BYTES (64u << 20)
+#define LARGE_SCRATCH_BUDGET_BYTES (32u << 20)
+
+#define LARGE_POOL_BUFFERS 32
+
+typedef struct large_buffer {
+    uint8_t *data;
+    size_t capacity;
+    bool in_use;
+} large_buffer;
 
 typedef struct input_file {
     const char *path;
@@ -113,7 +122,10 @@ typedef struct collector {
     arena_block *arenas;  /* handed over from the workers */
     pthread_mutex_t budget_lock;
     pthread_cond_t budget_freed;
-    size_t large_scratch_bytes; /* held by threads reading large entries */
+    large_buffer pool[LARGE_POOL_BUFFERS]; /* buffers for large entries, reused;
+                                              data NULL: an empty slot */
+    size_t pool_bytes;    /* capacity of every pooled buffer */
+    size_t in_use_bytes;  /* capacity of the pooled buffers being used */
     char *section_names[MAX_SECTIONS];
     int section_count;
     /* set while one file is split into tasks */
@@ -389,25 +401,123 @@ static void add_candidate(void *context, size_t offset, size_t size, insp_region
     t->found[t->found_count++] = (candidate){offset, size};
 }
 
-/* Waits until `bytes` more fit in the budget for large entries (or nothing
-   else is held: an entry larger than the budget still gets read). */
-static void reserve_scratch(collector *c, size_t bytes)
+/* Frees unused pooled buffers, largest first, until `bytes` more fit in
+   the budget or none is left to free. Called with budget_lock held. */
+static void shrink_pool(collector *c, size_t bytes)
+{
+    while (c->pool_bytes + bytes > LARGE_SCRATCH_BUDGET_BYTES) {
+        int largest = -1;
+        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+            if (c->pool[i].data != NULL && !c->pool[i].in_use &&
+                (largest < 0 || c->pool[i].capacity > c->pool[largest].capacity)) {
+                largest = i;
+            }
+        }
+        if (largest < 0) {
+            return;
+        }
+        /* the slot empties in place: other threads hold indices into the pool */
+        free(c->pool[largest].data);
+        c->pool_bytes -= c->pool[largest].capacity;
+        c->pool[largest] = (large_buffer){NULL, 0, false};
+    }
+}
+
+static int empty_slot(const collector *c)
+{
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        if (c->pool[i].data == NULL) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/*
+ * A pooled buffer of at least `bytes` for one large entry: an unused one if
+ * one is big enough, else a new one once the budget allows (at once if no
+ * other is in use: an entry larger than the budget still gets read). Reusing
+ * buffers spares the threads the page faults and unmapping that a fresh
+ * buffer per entry costs. Returns the pool index, or -1 if out of memory.
+ */
+static int acquire_buffer(collector *c, size_t bytes)
 {
     pthread_mutex_lock(&c->budget_lock);
-    while (c->large_scratch_bytes > 0 &&
-           c->large_scratch_bytes + bytes > LARGE_SCRATCH_BUDGET_BYTES) {
+    int got = -1;
+    for (;;) {
+        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+            const large_buffer *b = &c->pool[i];
+            if (b->data != NULL && !b->in_use && b->capacity >= bytes &&
+                (got < 0 || b->capacity < c->pool[got].capacity)) {
+                got = i;
+            }
+        }
+        if (got >= 0) {
+            break;
+        }
+        if (c->in_use_bytes == 0 || c->in_use_bytes + bytes <= LARGE_SCRATCH_BUDGET_BYTES) {
+            shrink_pool(c, bytes);
+            int slot = empty_slot(c);
+            if (slot < 0) {
+                shrink_pool(c, SIZE_MAX / 2); /* every slot holds an unused buffer */
+                slot = empty_slot(c);
+            }
+            uint8_t *data = slot >= 0 ? malloc(bytes) : NULL;
+            if (data != NULL) {
+                got = slot;
+                c->pool[got] = (large_buffer){data, bytes, false};
+                c->pool_bytes += bytes;
+            } else if (slot >= 0 || c->in_use_bytes == 0) {
+                break; /* out of memory */
+            }
+            if (got >= 0) {
+                break;
+            }
+        }
         pthread_cond_wait(&c->budget_freed, &c->budget_lock);
     }
-    c->large_scratch_bytes += bytes;
+    if (got >= 0) {
+        c->pool[got].in_use = true;
+        c->in_use_bytes += c->pool[got].capacity;
+    }
+    pthread_mutex_unlock(&c->budget_lock);
+    return got;
+}
+
+static void release_buffer(collector *c, int index)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    c->pool[index].in_use = false;
+    c->in_use_bytes -= c->pool[index].capacity;
+    pthread_cond_broadcast(&c->budget_freed);
     pthread_mutex_unlock(&c->budget_lock);
 }
 
-static void release_scratch(collector *c, size_t bytes)
+/* Reads one fatbin entry; a large one in a pooled buffer. */
+static bool read_entry_task(worker *w, const uint8_t *data, size_t size, insp_error *err)
 {
-    pthread_mutex_lock(&c->budget_lock);
-    c->large_scratch_bytes -= bytes;
-    pthread_cond_broadcast(&c->budget_freed);
-    pthread_mutex_unlock(&c->budget_lock);
+    collector *c = w->c;
+    insp_sink sink = {on_function, on_entry, w};
+    size_t need = insp_fatbin_entry_scratch_bytes(data, size, &c->opts->arch);
+    if (need <= SCRATCH_KEEP_BYTES) {
+        return insp_fatbin_entry_parse(data, size, &c->opts->arch, &w->scratch, &sink, err);
+    }
+    int index = acquire_buffer(c, need);
+    if (index < 0) {
+        w->failed = true;
+        return true;
+    }
+    /* lend the pooled buffer to the worker's scratch (its zstd context stays) */
+    uint8_t *own = w->scratch.data;
+    size_t own_capacity = w->scratch.capacity;
+    w->scratch.data = c->pool[index].data;
+    w->scratch.capacity = c->pool[index].capacity;
+    bool ok = insp_fatbin_entry_parse(data, size, &c->opts->arch, &w->scratch, &sink, err);
+    /* the capacity sufficed, so the parser did not reallocate it */
+    w->scratch.data = own;
+    w->scratch.capacity = own_capacity;
+    release_buffer(c, index);
+    return ok;
 }
 
 static void run_task(worker *w, task *t)
@@ -427,21 +537,9 @@ static void run_task(worker *w, task *t)
             w->failed = true;
         }
         break;
-    case TASK_ENTRY: {
-        size_t need = insp_fatbin_entry_scratch_bytes(data, t->size, &c->opts->arch);
-        bool large = need > SCRATCH_KEEP_BYTES;
-        if (large) {
-            reserve_scratch(c, need);
-        }
-        ok = insp_fatbin_entry_parse(data, t->size, &c->opts->arch, &w->scratch, &sink, &err);
-        if (large) {
-            free(w->scratch.data);
-            w->scratch.data = NULL;
-            w->scratch.capacity = 0;
-            release_scratch(c, need);
-        }
+    case TASK_ENTRY:
+        ok = read_entry_task(w, data, t->size, &err);
         break;
-    }
     default:
         if (file->format == INSP_FORMAT_PTXAS_LOG) {
             ok = insp_ptxas_log_parse((const char *)data, t->size, &sink, &err);
@@ -955,6 +1053,9 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
     free(c.files);
     free(c.tasks);
     pthread_mutex_destroy(&c.error_lock);
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        free(c.pool[i].data);
+    }
     pthread_mutex_destroy(&c.budget_lock);
     pthread_cond_destroy(&c.budget_freed);
     out->arenas = c.arenas;
