@@ -169,11 +169,28 @@ void json_stream_int(json_stream *s, long long value)
 
 void json_stream_double(json_stream *s, double value)
 {
-    char text[32];
+    char text[40];
     int n = snprintf(text, sizeof text, "%.17g", value);
-    if (n > 0 && strpbrk(text, ".eE") == NULL && (size_t)n + 2 < sizeof text) {
-        memcpy(text + n, ".0", 3);
-        n += 2;
+    if (n <= 0 || (size_t)n >= sizeof text) {
+        return;
     }
-    json_stream_raw(s, text, n > 0 ? (size_t)n : 0);
+    char *e = strchr(text, 'e');
+    if (e == NULL && strchr(text, '.') == NULL) {
+        memcpy(text + n, ".0", 3);
+    } else if (e != NULL) {
+        /* as jansson: no '+' and no leading zeros in the exponent ("1e+300" -> "1e300") */
+        char *digits = e + 1;
+        char *from = digits;
+        if (*from == '+') {
+            from++;
+        } else if (*from == '-') {
+            digits++;
+            from++;
+        }
+        while (*from == '0' && from[1] != '\0') {
+            from++;
+        }
+        memmove(digits, from, strlen(from) + 1);
+    }
+    json_stream_raw(s, text, strlen(text));
 }
