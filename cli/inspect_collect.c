@@ -126,6 +126,8 @@ typedef struct collector {
                                               data NULL: an empty slot */
     size_t pool_bytes;    /* capacity of every pooled buffer */
     size_t in_use_bytes;  /* capacity of the pooled buffers being used */
+    size_t *deferred;     /* task indices set aside this round (budget_lock) */
+    size_t deferred_count;
     char *section_names[MAX_SECTIONS];
     int section_count;
     /* set while one file is split into tasks */
@@ -433,14 +435,18 @@ static int empty_slot(const collector *c)
     return -1;
 }
 
+#define POOL_OUT_OF_MEMORY (-1)
+#define POOL_BUSY (-2)
+
 /*
  * A pooled buffer of at least `bytes` for one large entry: an unused one if
  * one is big enough, else a new one once the budget allows (at once if no
  * other is in use: an entry larger than the budget still gets read). Reusing
  * buffers spares the threads the page faults and unmapping that a fresh
- * buffer per entry costs. Returns the pool index, or -1 if out of memory.
+ * buffer per entry costs. Returns the pool index, POOL_OUT_OF_MEMORY, or,
+ * unless `wait`, POOL_BUSY where it would have to wait.
  */
-static int acquire_buffer(collector *c, size_t bytes)
+static int acquire_buffer(collector *c, size_t bytes, bool wait)
 {
     pthread_mutex_lock(&c->budget_lock);
     int got = -1;
@@ -474,6 +480,10 @@ static int acquire_buffer(collector *c, size_t bytes)
                 break;
             }
         }
+        if (!wait) {
+            got = POOL_BUSY;
+            break;
+        }
         pthread_cond_wait(&c->budget_freed, &c->budget_lock);
     }
     if (got >= 0) {
@@ -493,16 +503,31 @@ static void release_buffer(collector *c, int index)
     pthread_mutex_unlock(&c->budget_lock);
 }
 
-/* Reads one fatbin entry; a large one in a pooled buffer. */
-static bool read_entry_task(worker *w, const uint8_t *data, size_t size, insp_error *err)
+/* Sets a large entry aside while the pool is full, for after the small ones. */
+static void defer_task(collector *c, size_t index)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    c->deferred[c->deferred_count++] = index;
+    pthread_mutex_unlock(&c->budget_lock);
+}
+
+/* Reads one fatbin entry, a large one in a pooled buffer; returns false with
+   *deferred set where the pool is full and `wait` is not set. */
+static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wait,
+                            bool *deferred, insp_error *err)
 {
     collector *c = w->c;
     insp_sink sink = {on_function, on_entry, w};
+    *deferred = false;
     size_t need = insp_fatbin_entry_scratch_bytes(data, size, &c->opts->arch);
     if (need <= SCRATCH_KEEP_BYTES) {
         return insp_fatbin_entry_parse(data, size, &c->opts->arch, &w->scratch, &sink, err);
     }
-    int index = acquire_buffer(c, need);
+    int index = acquire_buffer(c, need, wait);
+    if (index == POOL_BUSY) {
+        *deferred = true;
+        return true;
+    }
     if (index < 0) {
         w->failed = true;
         return true;
@@ -520,7 +545,10 @@ static bool read_entry_task(worker *w, const uint8_t *data, size_t size, insp_er
     return ok;
 }
 
-static void run_task(worker *w, task *t)
+/* Runs one task; a large entry met while the pool is full is set aside
+   (unless `wait`) for the end of the round, so that no thread idles while
+   small entries are left. */
+static void run_task(worker *w, task *t, bool wait)
 {
     collector *c = w->c;
     const input_file *file = &c->files[t->file];
@@ -537,9 +565,16 @@ static void run_task(worker *w, task *t)
             w->failed = true;
         }
         break;
-    case TASK_ENTRY:
-        ok = read_entry_task(w, data, t->size, &err);
+    case TASK_ENTRY: {
+        bool deferred;
+        ok = read_entry_task(w, data, t->size, wait, &deferred, &err);
+        if (deferred) {
+            defer_task(c, (size_t)(t - c->tasks));
+            drop_pages(c, file, t->offset, t->size); /* what reading its header mapped */
+            return;
+        }
         break;
+    }
     default:
         if (file->format == INSP_FORMAT_PTXAS_LOG) {
             ok = insp_ptxas_log_parse((const char *)data, t->size, &sink, &err);
@@ -568,7 +603,18 @@ static void *worker_main(void *context)
         if (i >= c->task_count || atomic_load(&c->failed) || w->failed) {
             break;
         }
-        run_task(w, &c->tasks[i]);
+        run_task(w, &c->tasks[i], false);
+    }
+    /* then the large entries set aside, waiting for the pool as needed */
+    for (;;) {
+        pthread_mutex_lock(&c->budget_lock);
+        bool any = c->deferred_count > 0;
+        size_t i = any ? c->deferred[--c->deferred_count] : 0;
+        pthread_mutex_unlock(&c->budget_lock);
+        if (!any || atomic_load(&c->failed) || w->failed) {
+            break;
+        }
+        run_task(w, &c->tasks[i], true);
     }
     return NULL;
 }
@@ -944,6 +990,12 @@ static int run_round(collector *c, worker *workers, int jobs, const cli_io *io)
         jobs = count > 0 ? (int)count : 1;
     }
     atomic_store(&c->next_task, 0);
+    free(c->deferred);
+    c->deferred = malloc((count > 0 ? count : 1) * sizeof *c->deferred);
+    c->deferred_count = 0;
+    if (c->deferred == NULL) {
+        return cli_fail(io, "inspect", EXIT_DATA, "out of memory");
+    }
     int started = 0;
     /* worker 0 runs on this thread; the others on their own */
     for (int i = 1; i < jobs; i++) {
@@ -1052,6 +1104,7 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
     }
     free(c.files);
     free(c.tasks);
+    free(c.deferred);
     pthread_mutex_destroy(&c.error_lock);
     for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
         free(c.pool[i].data);
