@@ -167,7 +167,8 @@ static void split_arguments(int argc, char **argv, char **opt_argv, int *opt_arg
     }
 }
 
-/* Ties break by name, then arch. */
+/* Ties break by name, then arch, then the rest, so that the order never
+   depends on which thread read what. */
 static int tie_break(const inspect_row *a, const inspect_row *b)
 {
     int cmp = strcmp(a->name, b->name);
@@ -176,6 +177,15 @@ static int tie_break(const inspect_row *a, const inspect_row *b)
     }
     if (cmp == 0) {
         cmp = (a->f.arch_suffix > b->f.arch_suffix) - (a->f.arch_suffix < b->f.arch_suffix);
+    }
+    if (cmp == 0) {
+        cmp = strcmp(a->mangled, b->mangled);
+    }
+    if (cmp == 0) {
+        cmp = (a->count < b->count) - (a->count > b->count);
+    }
+    if (cmp == 0) {
+        cmp = (a->identity > b->identity) - (a->identity < b->identity);
     }
     return cmp;
 }
@@ -297,6 +307,7 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
     if (code == EXIT_OK) {
         code = inspect_collect(files, file_count, o, &r, io);
     }
+    double start = inspect_now();
     if (code == EXIT_OK) {
         code = apply_filter(&r, o, io);
     }
@@ -304,11 +315,19 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
         static int (*const order[])(const void *, const void *) = {by_occupancy, by_regs,
                                                                     by_smem, by_name};
         qsort(r.rows, r.row_count, sizeof *r.rows, order[o->sort]);
+        double sorted = inspect_now();
         switch (o->output) {
         case INSPECT_OUT_JSON: inspect_print_json(io->out, &r, o); break;
         case INSPECT_OUT_CSV: inspect_print_csv(io->out, &r, o); break;
         case INSPECT_OUT_SUMMARY: inspect_print_summary(io->out, &r, o); break;
         default: inspect_print_table(io->out, &r, o); break;
+        }
+        fflush(io->out);
+        if (getenv("OCC_INSPECT_TIMING") != NULL) {
+            fprintf(io->err, "occ inspect: seconds: split %.3f, read %.3f, scanned sections "
+                    "%.3f, merge %.3f, filter and sort %.3f, output %.3f\n", r.split_seconds,
+                    r.read_seconds, r.scanned_seconds, r.merge_seconds, sorted - start,
+                    inspect_now() - sorted);
         }
     }
     inspect_result_free(&r);

@@ -45,6 +45,9 @@ typedef struct inspect_row {
     const char *mangled;    /* NUL-terminated, in an arena */
     const char *name;       /* what is printed: demangled unless --mangled */
     int count;              /* identical copies found (containers, files) */
+    int section;            /* inspect_result.sections[] index of the ELF section the
+                               first copy came from; -1 for other inputs */
+    uint64_t identity;      /* hash of arch, mangled name and every number */
     /* Occupancy on the target GPU; valid when has_occupancy. */
     bool has_occupancy;
     const char *note;       /* why there is none, or NULL (static text) */
@@ -77,8 +80,15 @@ typedef struct inspect_result {
     int entries_skipped;    /* filtered out by --arch */
     int file_count;
     char **file_names;
+    char **sections;        /* names of the host ELF sections read (".nv_fatbin") */
+    int section_count;
     insp_format *file_formats;
     void *arenas;           /* where the names live (inspect_collect.c) */
+    /* Wall seconds of each step, printed when OCC_INSPECT_TIMING is set. */
+    double split_seconds;   /* mapping files, walking container and entry headers */
+    double read_seconds;    /* the threads' round over entries and section scans */
+    double scanned_seconds; /* containers found by the scans: walk and read */
+    double merge_seconds;   /* merging the threads' rows and duplicates */
 } inspect_result;
 
 /* Reads every file (in parallel); on failure prints one line naming the
@@ -86,6 +96,9 @@ typedef struct inspect_result {
 int inspect_collect(char **files, int file_count, const inspect_options *opts,
                     inspect_result *out, const cli_io *io);
 void inspect_result_free(inspect_result *r);
+
+/* Seconds on a monotonic clock. */
+double inspect_now(void);
 
 /* "sm_90a" */
 const char *inspect_arch_name(int sm, char suffix, char *buf, size_t cap);

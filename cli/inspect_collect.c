@@ -1,13 +1,16 @@
 /*
  * inspect_collect.c - `occ inspect`'s reading: maps each file, splits it into
- * work items (one per fatbin container, or the whole file), reads the items
- * on --jobs threads, computes each kernel's occupancy through libocc, and
- * merges identical functions found in several places.
+ * tasks (one per fatbin entry, so that one large container does not keep a
+ * thread busy while the others wait, and parts of the data sections to scan
+ * for containers kept outside .nv_fatbin), runs the tasks on --jobs threads,
+ * computes each kernel's occupancy through libocc, and merges identical
+ * functions found in several places.
  *
  * Memory stays small on large libraries: the input is memory-mapped and the
- * pages of each container are dropped once it is read (MADV_DONTNEED on a
- * read-only file mapping only forgets them), each thread reuses one
- * decompression buffer, and only the compact rows are kept.
+ * pages of each entry or scanned part are dropped once read (MADV_DONTNEED on
+ * a read-only private file mapping only forgets them; a later read maps them
+ * again from the page cache), each thread reuses one decompression buffer and
+ * decompressor, and only the compact rows are kept.
  */
 /* madvise(MADV_DONTNEED) is a Linux/BSD call, not POSIX (whose
    posix_madvise(POSIX_MADV_DONTNEED) glibc ignores). */
@@ -21,14 +24,36 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "inspect_args.h"
 
-/* A buffer larger than this is released after each item, so that sixteen
+/* A buffer larger than this is released after each task, so that sixteen
    threads do not each keep the largest entry they ever saw. */
-#define SCRATCH_KEEP_BYTES (8u << 20)
+#define SCRATCH_KEEP_BYTES (2u << 20)
 #define ARENA_BLOCK_BYTES (1u << 20)
+/* Data sections are scanned for containers in parts of this size, in
+   parallel (libcublasLt.so.13 has ~260 MB of them); small, since each
+   thread holds its part's pages until it is scanned. */
+#define SCAN_PART_BYTES (1u << 20)
+/* The serial walk over entry headers forgets the pages behind it in steps
+   of this size rather than one system call per entry. */
+#define DROP_STEP_BYTES (16u << 20)
+#define MAX_SECTIONS 256
+/* Entries larger than SCRATCH_KEEP_BYTES (about 10% of libcublasLt.so.13's
+   5,832 cubins, up to 16 MB decompressed; the median is 5 KB) share this many bytes of buffers between
+   all threads: a thread waits rather than push the peak memory of sixteen
+   threads past it. */
+#define LARGE_SCRATCH_BUDGET_BYTES (32u << 20)
+
+#define LARGE_POOL_BUFFERS 32
+
+typedef struct large_buffer {
+    uint8_t *data;
+    size_t capacity;
+    bool in_use;
+} large_buffer;
 
 typedef struct input_file {
     const char *path;
@@ -38,11 +63,28 @@ typedef struct input_file {
     insp_format format;
 } input_file;
 
-typedef struct work_item {
-    int file;
+typedef enum task_kind {
+    TASK_WHOLE = 0, /* a ptxas log or a cubin file */
+    TASK_ENTRY = 1, /* one fatbin entry */
+    TASK_SCAN = 2   /* part of a data section, to scan for containers */
+} task_kind;
+
+typedef struct candidate {
     size_t offset;
     size_t size;
-} work_item;
+} candidate;
+
+typedef struct task {
+    task_kind kind;
+    int file;
+    int section;           /* collector.section_names index, or -1 */
+    size_t offset;         /* file bytes [offset, offset + size) */
+    size_t size;
+    size_t section_offset; /* TASK_SCAN: the whole section */
+    size_t section_size;
+    candidate *found;      /* TASK_SCAN: containers found, in file order */
+    size_t found_count, found_cap;
+} task;
 
 typedef struct arena_block {
     struct arena_block *next;
@@ -62,21 +104,44 @@ typedef struct worker {
     int nodata_count;
     int entries_skipped;
     insp_scratch scratch;
+    int section;          /* of the task being read */
     bool failed;          /* out of memory */
 } worker;
 
 typedef struct collector {
     const inspect_options *opts;
     input_file *files;
-    work_item *items;
-    size_t item_count, item_cap;
-    atomic_size_t next_item;
+    task *tasks;
+    size_t task_count, task_cap;
+    size_t round_start;   /* tasks [round_start, task_count) are this round's */
+    atomic_size_t next_task;
     atomic_bool failed;
     pthread_mutex_t error_lock;
     char error[512];      /* the first failure: "FILE: offset N: reason" */
     long page_bytes;
     arena_block *arenas;  /* handed over from the workers */
+    pthread_mutex_t budget_lock;
+    pthread_cond_t budget_freed;
+    large_buffer pool[LARGE_POOL_BUFFERS]; /* buffers for large entries, reused;
+                                              data NULL: an empty slot */
+    size_t pool_bytes;    /* capacity of every pooled buffer */
+    size_t in_use_bytes;  /* capacity of the pooled buffers being used */
+    size_t *deferred;     /* task indices set aside this round (budget_lock) */
+    size_t deferred_count;
+    char *section_names[MAX_SECTIONS];
+    int section_count;
+    /* set while one file is split into tasks */
+    int file;
+    int section;
+    size_t drop_from;     /* pages before this are already forgotten */
 } collector;
+
+double inspect_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 const char *inspect_arch_name(int sm, char suffix, char *buf, size_t cap)
 {
@@ -206,6 +271,35 @@ static void compute_occupancy(inspect_row *row, const inspect_options *opts)
     row->zero_reason = r.zero_reason;
 }
 
+/* The numbers that, with arch and mangled name, make two functions the same. */
+static size_t identity_numbers(const insp_function *f, int out[24])
+{
+    const int v[] = {f->sm, f->arch_suffix, f->regs, f->smem_bytes, f->smem_section_bytes,
+                     f->stack_bytes, f->frame_bytes, f->spill_store_bytes, f->spill_load_bytes,
+                     f->spill_instructions, f->barriers, f->max_threads[0], f->max_threads[1],
+                     f->max_threads[2], f->req_threads[0], f->max_regs, f->cluster_dims[0],
+                     f->cluster_dims[1], f->cluster_dims[2], f->param_bytes, f->is_kernel,
+                     f->relocatable, f->explicit_cluster, f->max_cluster_rank};
+    memcpy(out, v, sizeof v);
+    return sizeof v / sizeof v[0];
+}
+
+/* FNV-1a (64-bit) over the mangled name and the numbers: duplicates are
+   found by sorting on it, comparing names only where hashes are equal. */
+static uint64_t identity_hash(const inspect_row *row)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char *p = (const unsigned char *)row->mangled; *p != '\0'; p++) {
+        h = (h ^ *p) * 1099511628211ull;
+    }
+    int numbers[24];
+    size_t n = identity_numbers(&row->f, numbers);
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ (uint32_t)numbers[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
 static void on_function(void *context, const insp_function *f)
 {
     worker *w = context;
@@ -233,6 +327,7 @@ static void on_function(void *context, const insp_function *f)
     row->f = *f;
     row->f.name = NULL;
     row->count = 1;
+    row->section = w->section;
     row->mangled = arena_copy(w, f->name, f->name_len);
     if (row->mangled == NULL) {
         w->failed = true;
@@ -250,6 +345,7 @@ static void on_function(void *context, const insp_function *f)
             }
         }
     }
+    row->identity = identity_hash(row);
     compute_occupancy(row, opts);
     w->row_count++;
 }
@@ -290,35 +386,212 @@ static void drop_pages(const collector *c, const input_file *file, size_t offset
     }
 }
 
-static void read_item(worker *w, const work_item *item)
+static void add_candidate(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    task *t = context;
+    if (t->found_count == t->found_cap) {
+        size_t cap = t->found_cap > 0 ? t->found_cap * 2 : 16;
+        candidate *bigger = realloc(t->found, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            t->found_cap = SIZE_MAX; /* marks the failure for scan_part */
+            return;
+        }
+        t->found = bigger;
+        t->found_cap = cap;
+    }
+    t->found[t->found_count++] = (candidate){offset, size};
+}
+
+/* Frees unused pooled buffers, largest first, until `bytes` more fit in
+   the budget or none is left to free. Called with budget_lock held. */
+static void shrink_pool(collector *c, size_t bytes)
+{
+    while (c->pool_bytes + bytes > LARGE_SCRATCH_BUDGET_BYTES) {
+        int largest = -1;
+        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+            if (c->pool[i].data != NULL && !c->pool[i].in_use &&
+                (largest < 0 || c->pool[i].capacity > c->pool[largest].capacity)) {
+                largest = i;
+            }
+        }
+        if (largest < 0) {
+            return;
+        }
+        /* the slot empties in place: other threads hold indices into the pool */
+        free(c->pool[largest].data);
+        c->pool_bytes -= c->pool[largest].capacity;
+        c->pool[largest] = (large_buffer){NULL, 0, false};
+    }
+}
+
+static int empty_slot(const collector *c)
+{
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        if (c->pool[i].data == NULL) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+#define POOL_OUT_OF_MEMORY (-1)
+#define POOL_BUSY (-2)
+
+/*
+ * A pooled buffer of at least `bytes` for one large entry: an unused one if
+ * one is big enough, else a new one once the budget allows (at once if no
+ * other is in use: an entry larger than the budget still gets read). Reusing
+ * buffers spares the threads the page faults and unmapping that a fresh
+ * buffer per entry costs. Returns the pool index, POOL_OUT_OF_MEMORY, or,
+ * unless `wait`, POOL_BUSY where it would have to wait.
+ */
+static int acquire_buffer(collector *c, size_t bytes, bool wait)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    int got = -1;
+    for (;;) {
+        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+            const large_buffer *b = &c->pool[i];
+            if (b->data != NULL && !b->in_use && b->capacity >= bytes &&
+                (got < 0 || b->capacity < c->pool[got].capacity)) {
+                got = i;
+            }
+        }
+        if (got >= 0) {
+            break;
+        }
+        if (c->in_use_bytes == 0 || c->in_use_bytes + bytes <= LARGE_SCRATCH_BUDGET_BYTES) {
+            shrink_pool(c, bytes);
+            int slot = empty_slot(c);
+            if (slot < 0) {
+                shrink_pool(c, SIZE_MAX / 2); /* every slot holds an unused buffer */
+                slot = empty_slot(c);
+            }
+            uint8_t *data = slot >= 0 ? malloc(bytes) : NULL;
+            if (data != NULL) {
+                got = slot;
+                c->pool[got] = (large_buffer){data, bytes, false};
+                c->pool_bytes += bytes;
+            } else if (slot >= 0 || c->in_use_bytes == 0) {
+                break; /* out of memory */
+            }
+            if (got >= 0) {
+                break;
+            }
+        }
+        if (!wait) {
+            got = POOL_BUSY;
+            break;
+        }
+        pthread_cond_wait(&c->budget_freed, &c->budget_lock);
+    }
+    if (got >= 0) {
+        c->pool[got].in_use = true;
+        c->in_use_bytes += c->pool[got].capacity;
+    }
+    pthread_mutex_unlock(&c->budget_lock);
+    return got;
+}
+
+static void release_buffer(collector *c, int index)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    c->pool[index].in_use = false;
+    c->in_use_bytes -= c->pool[index].capacity;
+    pthread_cond_broadcast(&c->budget_freed);
+    pthread_mutex_unlock(&c->budget_lock);
+}
+
+/* Sets a large entry aside while the pool is full, for after the small ones. */
+static void defer_task(collector *c, size_t index)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    c->deferred[c->deferred_count++] = index;
+    pthread_mutex_unlock(&c->budget_lock);
+}
+
+/* Reads one fatbin entry, a large one in a pooled buffer; returns false with
+   *deferred set where the pool is full and `wait` is not set. */
+static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wait,
+                            bool *deferred, insp_error *err)
 {
     collector *c = w->c;
-    const input_file *file = &c->files[item->file];
-    const uint8_t *data = file->data + item->offset;
+    insp_sink sink = {on_function, on_entry, w};
+    *deferred = false;
+    size_t need = insp_fatbin_entry_scratch_bytes(data, size, &c->opts->arch);
+    if (need <= SCRATCH_KEEP_BYTES) {
+        return insp_fatbin_entry_parse(data, size, &c->opts->arch, &w->scratch, &sink, err);
+    }
+    int index = acquire_buffer(c, need, wait);
+    if (index == POOL_BUSY) {
+        *deferred = true;
+        return true;
+    }
+    if (index < 0) {
+        w->failed = true;
+        return true;
+    }
+    /* lend the pooled buffer to the worker's scratch (its zstd context stays) */
+    uint8_t *own = w->scratch.data;
+    size_t own_capacity = w->scratch.capacity;
+    w->scratch.data = c->pool[index].data;
+    w->scratch.capacity = c->pool[index].capacity;
+    bool ok = insp_fatbin_entry_parse(data, size, &c->opts->arch, &w->scratch, &sink, err);
+    /* the capacity sufficed, so the parser did not reallocate it */
+    w->scratch.data = own;
+    w->scratch.capacity = own_capacity;
+    release_buffer(c, index);
+    return ok;
+}
+
+/* Runs one task; a large entry met while the pool is full is set aside
+   (unless `wait`) for the end of the round, so that no thread idles while
+   small entries are left. */
+static void run_task(worker *w, task *t, bool wait)
+{
+    collector *c = w->c;
+    const input_file *file = &c->files[t->file];
+    const uint8_t *data = file->data + t->offset;
     insp_sink sink = {on_function, on_entry, w};
     insp_error err = {0, ""};
     bool ok = true;
-    switch (file->format) {
-    case INSP_FORMAT_PTXAS_LOG:
-        ok = insp_ptxas_log_parse((const char *)data, item->size, &sink, &err);
+    w->section = t->section;
+    switch (t->kind) {
+    case TASK_SCAN:
+        insp_fatbin_candidates(file->data, t->section_offset, t->section_size, t->offset,
+                               t->offset + t->size, add_candidate, t);
+        if (t->found_cap == SIZE_MAX) {
+            w->failed = true;
+        }
         break;
-    case INSP_FORMAT_CUBIN:
-        ok = insp_cubin_parse(data, item->size, 0, &sink, &err);
-        break;
-    default: {
-        size_t consumed;
-        ok = insp_fatbin_parse(data, item->size, &c->opts->arch, &w->scratch, &sink, &consumed,
-                               &err);
+    case TASK_ENTRY: {
+        bool deferred;
+        ok = read_entry_task(w, data, t->size, wait, &deferred, &err);
+        if (deferred) {
+            defer_task(c, (size_t)(t - c->tasks));
+            drop_pages(c, file, t->offset, t->size); /* what reading its header mapped */
+            return;
+        }
         break;
     }
+    default:
+        if (file->format == INSP_FORMAT_PTXAS_LOG) {
+            ok = insp_ptxas_log_parse((const char *)data, t->size, &sink, &err);
+        } else {
+            ok = insp_cubin_parse(data, t->size, 0, &sink, &err);
+        }
+        break;
     }
     if (!ok) {
-        set_error(c, file->path, item->offset + err.offset, err.message);
+        set_error(c, file->path, t->offset + err.offset, err.message);
     }
     if (w->scratch.capacity > SCRATCH_KEEP_BYTES) {
-        insp_scratch_free(&w->scratch);
+        free(w->scratch.data);
+        w->scratch.data = NULL;
+        w->scratch.capacity = 0;
     }
-    drop_pages(c, file, item->offset, item->size);
+    drop_pages(c, file, t->offset, t->size);
 }
 
 static void *worker_main(void *context)
@@ -326,32 +599,187 @@ static void *worker_main(void *context)
     worker *w = context;
     collector *c = w->c;
     for (;;) {
-        size_t i = atomic_fetch_add(&c->next_item, 1);
-        if (i >= c->item_count || atomic_load(&c->failed) || w->failed) {
+        size_t i = c->round_start + atomic_fetch_add(&c->next_task, 1);
+        if (i >= c->task_count || atomic_load(&c->failed) || w->failed) {
             break;
         }
-        read_item(w, &c->items[i]);
+        run_task(w, &c->tasks[i], false);
+    }
+    /* then the large entries set aside, waiting for the pool as needed */
+    for (;;) {
+        pthread_mutex_lock(&c->budget_lock);
+        bool any = c->deferred_count > 0;
+        size_t i = any ? c->deferred[--c->deferred_count] : 0;
+        pthread_mutex_unlock(&c->budget_lock);
+        if (!any || atomic_load(&c->failed) || w->failed) {
+            break;
+        }
+        run_task(w, &c->tasks[i], true);
     }
     return NULL;
 }
 
-static void add_item(void *context, size_t offset, size_t size, insp_region_kind kind)
+static task *add_task(collector *c, task_kind kind, size_t offset, size_t size)
+{
+    if (c->task_count == c->task_cap) {
+        size_t cap = c->task_cap > 0 ? c->task_cap * 2 : 256;
+        task *bigger = realloc(c->tasks, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            if (!atomic_load(&c->failed)) {
+                snprintf(c->error, sizeof c->error, "out of memory");
+                atomic_store(&c->failed, true);
+            }
+            return NULL;
+        }
+        c->tasks = bigger;
+        c->task_cap = cap;
+    }
+    task *t = &c->tasks[c->task_count++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->file = c->file;
+    t->section = c->section;
+    t->offset = offset;
+    t->size = size;
+    return t;
+}
+
+/* Forgets the walked pages before `offset` once DROP_STEP_BYTES have
+   gathered, or at once when `now`. */
+static void drop_walked(collector *c, size_t offset, bool now)
+{
+    const input_file *file = &c->files[c->file];
+    size_t to = offset < file->size ? offset : file->size;
+    if (to > c->drop_from && (now || to - c->drop_from >= DROP_STEP_BYTES)) {
+        drop_pages(c, file, c->drop_from, to - c->drop_from);
+        c->drop_from = to;
+    }
+}
+
+static void add_entry(void *context, size_t offset, size_t size, insp_region_kind kind)
 {
     (void)kind;
     collector *c = context;
-    if (c->item_count == c->item_cap) {
-        size_t cap = c->item_cap > 0 ? c->item_cap * 2 : 64;
-        work_item *bigger = realloc(c->items, cap * sizeof *bigger);
-        if (bigger == NULL) {
-            atomic_store(&c->failed, true);
-            snprintf(c->error, sizeof c->error, "out of memory");
-            return;
-        }
-        c->items = bigger;
-        c->item_cap = cap;
+    add_task(c, TASK_ENTRY, offset, size);
+    drop_walked(c, offset, false);
+}
+
+/* Splits the container at file offset `offset` into entry tasks. */
+static bool add_container(collector *c, size_t offset, size_t size, insp_error *err)
+{
+    const input_file *file = &c->files[c->file];
+    if (!insp_fatbin_entries(file->data + offset, size, offset, add_entry, c, err)) {
+        err->offset += offset;
+        return false;
     }
-    /* the file index is the one being split: set by the caller afterwards */
-    c->items[c->item_count++] = (work_item){-1, offset, size};
+    return true;
+}
+
+typedef struct region_walk {
+    collector *c;
+    insp_error *err;
+    bool ok;
+} region_walk;
+
+static void add_region(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    region_walk *walk = context;
+    if (walk->ok) {
+        walk->ok = add_container(walk->c, offset, size, walk->err);
+    }
+}
+
+static int section_index(collector *c, const char *name, size_t len)
+{
+    for (int i = 0; i < c->section_count; i++) {
+        if (strlen(c->section_names[i]) == len && memcmp(c->section_names[i], name, len) == 0) {
+            return i;
+        }
+    }
+    if (c->section_count == MAX_SECTIONS) {
+        return -1;
+    }
+    char *copy = malloc(len + 1);
+    if (copy == NULL) {
+        return -1;
+    }
+    memcpy(copy, name, len);
+    copy[len] = '\0';
+    c->section_names[c->section_count] = copy;
+    return c->section_count++;
+}
+
+typedef struct section_walk {
+    collector *c;
+    insp_error *err;
+    bool ok;
+} section_walk;
+
+/* A host ELF section: its containers' entries become tasks now, or, for a
+   section to scan, its parts do. */
+static void add_section(void *context, const char *name, size_t name_len, size_t offset,
+                        size_t size, insp_region_kind kind)
+{
+    section_walk *walk = context;
+    collector *c = walk->c;
+    if (!walk->ok) {
+        return;
+    }
+    c->section = section_index(c, name, name_len);
+    if (kind == INSP_REGION_OTHER) {
+        for (size_t at = 0; at < size; at += SCAN_PART_BYTES) {
+            task *t = add_task(c, TASK_SCAN, offset + at,
+                               size - at < SCAN_PART_BYTES ? size - at : SCAN_PART_BYTES);
+            if (t != NULL) {
+                t->section_offset = offset;
+                t->section_size = size;
+            }
+        }
+        return;
+    }
+    region_walk regions = {c, walk->err, true};
+    c->drop_from = offset;
+    walk->ok = insp_fatbin_regions(c->files[c->file].data + offset, size, offset, kind,
+                                   add_region, &regions, walk->err) &&
+               regions.ok;
+    drop_walked(c, offset + size, true);
+}
+
+/* After the scan round: the containers found in each section (those inside
+   an earlier one dropped, as insp_host_elf_fatbins does) become entry tasks.
+   Scan tasks are in file order, so each section's parts follow each other. */
+static bool add_scanned_containers(collector *c, size_t scan_end, insp_error *err, int *file)
+{
+    size_t next = 0;
+    for (size_t i = 0; i < scan_end; i++) {
+        task t = c->tasks[i]; /* a copy: add_task may move the array */
+        if (t.kind != TASK_SCAN) {
+            continue;
+        }
+        if (t.offset == t.section_offset) {
+            next = 0;
+        }
+        c->file = t.file;
+        c->section = t.section;
+        c->drop_from = t.offset;
+        size_t walked_end = t.offset + t.size;
+        for (size_t k = 0; k < t.found_count; k++) {
+            if (t.found[k].offset < next) {
+                continue;
+            }
+            next = insp_fatbin_next_offset(t.found[k].offset, t.found[k].size);
+            if (!add_container(c, t.found[k].offset, t.found[k].size, err)) {
+                *file = t.file;
+                return false;
+            }
+            if (t.found[k].offset + t.found[k].size > walked_end) {
+                walked_end = t.found[k].offset + t.found[k].size;
+            }
+        }
+        drop_walked(c, walked_end, true);
+    }
+    return true;
 }
 
 static bool read_stdin(FILE *in, input_file *file)
@@ -379,7 +807,7 @@ static bool read_stdin(FILE *in, input_file *file)
     return true;
 }
 
-/* Maps (or reads) one input and splits it into work items. */
+/* Maps (or reads) one input and splits it into tasks. */
 static int open_input(collector *c, int index, const cli_io *io)
 {
     input_file *file = &c->files[index];
@@ -416,21 +844,31 @@ static int open_input(collector *c, int index, const cli_io *io)
         file->mapped = true;
     }
     file->format = insp_detect(file->data, file->size);
-    size_t first = c->item_count;
+    c->file = index;
+    c->section = -1;
+    c->drop_from = 0;
     insp_error err = {0, ""};
     bool ok = true;
     switch (file->format) {
     case INSP_FORMAT_PTXAS_LOG:
     case INSP_FORMAT_CUBIN:
-        add_item(c, 0, file->size, INSP_REGION_FILE);
+        add_task(c, TASK_WHOLE, 0, file->size);
         break;
-    case INSP_FORMAT_FATBIN:
-        ok = insp_fatbin_regions(file->data, file->size, 0, INSP_REGION_FILE, add_item, c, &err);
+    case INSP_FORMAT_FATBIN: {
+        region_walk regions = {c, &err, true};
+        ok = insp_fatbin_regions(file->data, file->size, 0, INSP_REGION_FILE, add_region,
+                                 &regions, &err) &&
+             regions.ok;
+        drop_walked(c, file->size, true);
         break;
-    case INSP_FORMAT_HOST_ELF:
-        ok = insp_host_elf_fatbins(file->data, file->size, c->opts->relfatbin, add_item, c,
-                                   &err);
+    }
+    case INSP_FORMAT_HOST_ELF: {
+        section_walk sections = {c, &err, true};
+        ok = insp_host_elf_sections(file->data, file->size, c->opts->relfatbin, add_section,
+                                    &sections, &err) &&
+             sections.ok;
         break;
+    }
     default:
         return cli_fail(io, "inspect", EXIT_DATA,
                         "%s: offset 0: not a ptxas log, cubin, fatbin or ELF file", file->path);
@@ -442,47 +880,41 @@ static int open_input(collector *c, int index, const cli_io *io)
     if (atomic_load(&c->failed)) {
         return cli_fail(io, "inspect", EXIT_DATA, "%s", c->error);
     }
-    for (size_t i = first; i < c->item_count; i++) {
-        c->items[i].file = index;
-    }
     return EXIT_OK;
 }
 
-/* Orders rows so that identical functions sit together. */
+/* Orders rows so that identical functions sit together: by hash first, so
+   that names are compared only between likely duplicates. */
 static int compare_identity(const void *a, const void *b)
 {
     const inspect_row *x = a;
     const inspect_row *y = b;
-    if (x->f.sm != y->f.sm) {
-        return x->f.sm < y->f.sm ? -1 : 1;
+    if (x->identity != y->identity) {
+        return x->identity < y->identity ? -1 : 1;
     }
-    if (x->f.arch_suffix != y->f.arch_suffix) {
-        return x->f.arch_suffix < y->f.arch_suffix ? -1 : 1;
-    }
-    int cmp = strcmp(x->mangled, y->mangled);
-    if (cmp != 0) {
-        return cmp;
-    }
-    const int xv[] = {x->f.regs, x->f.smem_bytes, x->f.smem_section_bytes, x->f.stack_bytes,
-                      x->f.frame_bytes, x->f.spill_store_bytes, x->f.spill_load_bytes,
-                      x->f.spill_instructions, x->f.barriers, x->f.max_threads[0],
-                      x->f.max_threads[1], x->f.max_threads[2], x->f.req_threads[0],
-                      x->f.max_regs, x->f.cluster_dims[0], x->f.cluster_dims[1],
-                      x->f.cluster_dims[2], x->f.param_bytes, x->f.is_kernel,
-                      x->f.relocatable, x->f.explicit_cluster, x->f.max_cluster_rank};
-    const int yv[] = {y->f.regs, y->f.smem_bytes, y->f.smem_section_bytes, y->f.stack_bytes,
-                      y->f.frame_bytes, y->f.spill_store_bytes, y->f.spill_load_bytes,
-                      y->f.spill_instructions, y->f.barriers, y->f.max_threads[0],
-                      y->f.max_threads[1], y->f.max_threads[2], y->f.req_threads[0],
-                      y->f.max_regs, y->f.cluster_dims[0], y->f.cluster_dims[1],
-                      y->f.cluster_dims[2], y->f.param_bytes, y->f.is_kernel,
-                      y->f.relocatable, y->f.explicit_cluster, y->f.max_cluster_rank};
-    for (size_t i = 0; i < sizeof xv / sizeof xv[0]; i++) {
+    int xv[24];
+    int yv[24];
+    size_t n = identity_numbers(&x->f, xv);
+    identity_numbers(&y->f, yv);
+    for (size_t i = 0; i < n; i++) {
         if (xv[i] != yv[i]) {
             return xv[i] < yv[i] ? -1 : 1;
         }
     }
-    return 0;
+    return strcmp(x->mangled, y->mangled);
+}
+
+static int compare_nodata(const void *a, const void *b)
+{
+    const inspect_nodata *x = a;
+    const inspect_nodata *y = b;
+    if (x->kind != y->kind) {
+        return x->kind < y->kind ? -1 : 1;
+    }
+    if (x->sm != y->sm) {
+        return x->sm < y->sm ? -1 : 1;
+    }
+    return (x->suffix > y->suffix) - (x->suffix < y->suffix);
 }
 
 static int merge_workers(collector *c, worker *workers, int count, inspect_result *out)
@@ -504,6 +936,9 @@ static int merge_workers(collector *c, worker *workers, int count, inspect_resul
             memcpy(out->rows + n, w->rows, w->row_count * sizeof *w->rows);
         }
         n += w->row_count;
+        free(w->rows);
+        w->rows = NULL;
+        w->row_count = 0;
         for (int k = 0; k < w->nodata_count; k++) {
             inspect_nodata *add = &w->nodata[k];
             int j = 0;
@@ -526,16 +961,63 @@ static int merge_workers(collector *c, worker *workers, int count, inspect_resul
             c->arenas = b;
         }
     }
+    /* in an order that does not depend on which thread read what */
+    qsort(out->nodata, (size_t)out->nodata_count, sizeof *out->nodata, compare_nodata);
     qsort(out->rows, n, sizeof *out->rows, compare_identity);
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         if (kept > 0 && compare_identity(&out->rows[kept - 1], &out->rows[i]) == 0) {
-            out->rows[kept - 1].count++;
+            inspect_row *first = &out->rows[kept - 1];
+            first->count++;
+            /* the section named is the first in file order, whichever thread read it */
+            if (out->rows[i].section >= 0 &&
+                (first->section < 0 || out->rows[i].section < first->section)) {
+                first->section = out->rows[i].section;
+            }
         } else {
             out->rows[kept++] = out->rows[i];
         }
     }
     out->row_count = kept;
+    return EXIT_OK;
+}
+
+/* Runs tasks [round_start, task_count) on up to `jobs` threads. */
+static int run_round(collector *c, worker *workers, int jobs, const cli_io *io)
+{
+    size_t count = c->task_count - c->round_start;
+    if ((size_t)jobs > count) {
+        jobs = count > 0 ? (int)count : 1;
+    }
+    atomic_store(&c->next_task, 0);
+    free(c->deferred);
+    c->deferred = malloc((count > 0 ? count : 1) * sizeof *c->deferred);
+    c->deferred_count = 0;
+    if (c->deferred == NULL) {
+        return cli_fail(io, "inspect", EXIT_DATA, "out of memory");
+    }
+    int started = 0;
+    /* worker 0 runs on this thread; the others on their own */
+    for (int i = 1; i < jobs; i++) {
+        if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0) {
+            break;
+        }
+        started = i;
+    }
+    worker_main(&workers[0]);
+    for (int i = 1; i <= started; i++) {
+        pthread_join(workers[i].thread, NULL);
+    }
+    bool oom = false;
+    for (int i = 0; i < jobs; i++) {
+        oom = oom || workers[i].failed;
+    }
+    if (atomic_load(&c->failed)) {
+        return cli_fail(io, "inspect", EXIT_DATA, "%s", c->error);
+    }
+    if (oom) {
+        return cli_fail(io, "inspect", EXIT_DATA, "out of memory");
+    }
     return EXIT_OK;
 }
 
@@ -548,6 +1030,8 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
     c.opts = opts;
     c.page_bytes = sysconf(_SC_PAGESIZE);
     pthread_mutex_init(&c.error_lock, NULL);
+    pthread_mutex_init(&c.budget_lock, NULL);
+    pthread_cond_init(&c.budget_freed, NULL);
     c.files = calloc((size_t)file_count, sizeof *c.files);
     out->file_names = calloc((size_t)file_count, sizeof *out->file_names);
     out->file_formats = calloc((size_t)file_count, sizeof *out->file_formats);
@@ -555,6 +1039,7 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
                    ? EXIT_OK
                    : cli_fail(io, "inspect", EXIT_DATA, "out of memory");
     out->file_count = file_count;
+    double start = inspect_now();
     for (int i = 0; code == EXIT_OK && i < file_count; i++) {
         c.files[i].path = files[i];
         code = open_input(&c, i, io);
@@ -565,40 +1050,37 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
     if (jobs < 1) {
         jobs = 1;
     }
-    if ((size_t)jobs > c.item_count) {
-        jobs = c.item_count > 0 ? (int)c.item_count : 1;
-    }
     worker *workers = calloc((size_t)jobs, sizeof *workers);
     if (code == EXIT_OK && workers == NULL) {
         code = cli_fail(io, "inspect", EXIT_DATA, "out of memory");
     }
-    if (code == EXIT_OK) {
-        int started = 0;
-        for (int i = 0; i < jobs; i++) {
-            workers[i].c = &c;
-        }
-        /* worker 0 runs on this thread; the others on their own */
-        for (int i = 1; i < jobs; i++) {
-            if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0) {
+    for (int i = 0; workers != NULL && i < jobs; i++) {
+        workers[i].c = &c;
+    }
+    out->split_seconds = inspect_now() - start;
+    start = inspect_now();
+    /* Round 1: entries of .nv_fatbin and fatbin files, and the scans of other
+       sections; round 2: the entries of the containers those scans found. */
+    for (int round = 0; code == EXIT_OK && round < 2; round++) {
+        if (round == 1) {
+            insp_error err = {0, ""};
+            int bad_file = 0;
+            size_t scanned = c.task_count;
+            c.round_start = scanned;
+            if (!add_scanned_containers(&c, scanned, &err, &bad_file)) {
+                code = cli_fail(io, "inspect", EXIT_DATA, "%s: offset %zu: %s",
+                                c.files[bad_file].path, err.offset, err.message);
                 break;
             }
-            started = i;
         }
-        worker_main(&workers[0]);
-        for (int i = 1; i <= started; i++) {
-            pthread_join(workers[i].thread, NULL);
-        }
-        bool oom = false;
-        for (int i = 0; i < jobs; i++) {
-            oom = oom || workers[i].failed;
-        }
-        if (atomic_load(&c.failed)) {
-            code = cli_fail(io, "inspect", EXIT_DATA, "%s", c.error);
-        } else if (oom) {
-            code = cli_fail(io, "inspect", EXIT_DATA, "out of memory");
-        } else {
-            code = merge_workers(&c, workers, jobs, out);
-        }
+        code = run_round(&c, workers, jobs, io);
+        double now = inspect_now();
+        *(round == 0 ? &out->read_seconds : &out->scanned_seconds) = now - start;
+        start = now;
+    }
+    if (code == EXIT_OK) {
+        code = merge_workers(&c, workers, jobs, out);
+        out->merge_seconds = inspect_now() - start;
     }
     for (int i = 0; workers != NULL && i < jobs; i++) {
         free(workers[i].rows);
@@ -617,15 +1099,40 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
             free(c.files[i].data);
         }
     }
+    for (size_t i = 0; i < c.task_count; i++) {
+        free(c.tasks[i].found);
+    }
     free(c.files);
-    free(c.items);
+    free(c.tasks);
+    free(c.deferred);
     pthread_mutex_destroy(&c.error_lock);
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        free(c.pool[i].data);
+    }
+    pthread_mutex_destroy(&c.budget_lock);
+    pthread_cond_destroy(&c.budget_freed);
     out->arenas = c.arenas;
+    out->sections = calloc((size_t)c.section_count + 1, sizeof *out->sections);
+    if (out->sections != NULL) {
+        memcpy(out->sections, c.section_names, (size_t)c.section_count * sizeof(char *));
+        out->section_count = c.section_count;
+    } else {
+        for (int i = 0; i < c.section_count; i++) {
+            free(c.section_names[i]);
+        }
+        if (code == EXIT_OK) {
+            code = cli_fail(io, "inspect", EXIT_DATA, "out of memory");
+        }
+    }
     return code;
 }
 
 void inspect_result_free(inspect_result *r)
 {
+    for (int i = 0; i < r->section_count; i++) {
+        free(r->sections[i]);
+    }
+    free(r->sections);
     free(r->rows);
     free(r->file_names);
     free(r->file_formats);

@@ -1,121 +1,285 @@
 /*
  * inspect_json.c - `occ inspect --json` (schema occ.inspect, version 1, in
- * docs/inspect.md). Written one function object per line, each built and
- * freed in turn, so a library of 100,000 kernels never sits in memory as a
- * JSON tree.
+ * docs/inspect.md). Written straight to the output through json_stream, one
+ * function object per line: on a library of 100,000 kernels a jansson tree
+ * per object cost more time than reading the library.
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "inspect_args.h"
+#include "json_stream.h"
 
 #define INSPECT_SCHEMA_VERSION 1
+/* Rows formatted per round of threads: bounds the text held in memory
+   (~1.5 KB a row for libtorch's templated names) while keeping every
+   thread busy. */
+#define ROWS_PER_BATCH 16384
 
-static json_t *int_or_null(int value)
+/* ,"key": */
+static void key(json_stream *s, const char *name)
 {
-    return value == INSP_UNKNOWN ? json_null() : json_integer(value);
+    json_stream_raw(s, ",\"", 2);
+    json_stream_lit(s, name);
+    json_stream_raw(s, "\":", 2);
 }
 
-static json_t *dims_or_null(const int d[3])
+static void int_or_null(json_stream *s, int value, bool known)
+{
+    if (known) {
+        json_stream_int(s, value);
+    } else {
+        json_stream_lit(s, "null");
+    }
+}
+
+static void boolean(json_stream *s, bool value)
+{
+    json_stream_lit(s, value ? "true" : "false");
+}
+
+static void dims_or_null(json_stream *s, const int d[3])
 {
     if (d[0] <= 0) {
-        return json_null();
+        json_stream_lit(s, "null");
+        return;
     }
-    return json_pack("[i,i,i]", d[0], d[1] > 0 ? d[1] : 1, d[2] > 0 ? d[2] : 1);
+    json_stream_raw(s, "[", 1);
+    json_stream_int(s, d[0]);
+    json_stream_raw(s, ",", 1);
+    json_stream_int(s, d[1] > 0 ? d[1] : 1);
+    json_stream_raw(s, ",", 1);
+    json_stream_int(s, d[2] > 0 ? d[2] : 1);
+    json_stream_raw(s, "]", 1);
 }
 
-static json_t *occupancy_json(const inspect_row *row)
+static void occupancy_json(json_stream *s, const inspect_row *row)
 {
     if (!row->has_occupancy) {
-        return json_null();
+        json_stream_lit(s, "null");
+        return;
     }
+    json_stream_lit(s, "{\"gpu\":");
+    json_stream_cstring(s, row->gpu);
+    key(s, "threads");
+    json_stream_int(s, row->threads);
+    key(s, "blocks_per_sm");
+    json_stream_int(s, row->blocks_per_sm);
+    key(s, "warps_per_sm");
+    json_stream_int(s, row->warps_per_sm);
+    key(s, "max_warps_per_sm");
+    json_stream_int(s, row->max_warps_per_sm);
+    key(s, "occupancy");
+    json_stream_double(s, row->occupancy);
+    key(s, "limiters");
     char limiters[64];
     calc_limiter_list(row->limiters, limiters, sizeof limiters);
-    json_t *list = json_array();
+    json_stream_raw(s, "[", 1);
     char *save = NULL;
+    int n = 0;
     for (char *name = strtok_r(limiters, "+", &save); name != NULL;
          name = strtok_r(NULL, "+", &save)) {
-        json_array_append_new(list, json_string(name));
+        json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+        json_stream_cstring(s, name);
     }
-    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:f, s:o, s:o}", "gpu", row->gpu, "threads",
-                     row->threads, "blocks_per_sm", row->blocks_per_sm, "warps_per_sm",
-                     row->warps_per_sm, "max_warps_per_sm", row->max_warps_per_sm, "occupancy",
-                     row->occupancy, "limiters", list, "zero_reason",
-                     row->zero_reason == OCC_ZERO_NONE
-                         ? json_null()
-                         : json_string(occ_zero_reason_text(row->zero_reason)));
+    json_stream_raw(s, "]", 1);
+    key(s, "zero_reason");
+    if (row->zero_reason == OCC_ZERO_NONE) {
+        json_stream_lit(s, "null");
+    } else {
+        json_stream_cstring(s, occ_zero_reason_text(row->zero_reason));
+    }
+    json_stream_raw(s, "}", 1);
 }
 
-static json_t *row_json(const inspect_row *row)
+static void row_json(json_stream *s, const inspect_row *row, const inspect_result *r)
 {
     const insp_function *f = &row->f;
     char arch[16];
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(row->name));
-    json_object_set_new(o, "mangled", json_string(row->mangled));
-    json_object_set_new(o, "arch", json_string(inspect_arch_name(f->sm, f->arch_suffix, arch,
-                                                                 sizeof arch)));
-    json_object_set_new(o, "kind", json_string(f->is_kernel ? "kernel" : "function"));
-    json_object_set_new(o, "relocatable", json_boolean(f->relocatable));
-    json_object_set_new(o, "count", json_integer(row->count));
-    json_object_set_new(o, "regs", json_integer(f->regs));
-    json_object_set_new(o, "smem_bytes", json_integer(f->smem_bytes));
-    json_object_set_new(o, "smem_section_bytes", int_or_null(f->smem_section_bytes));
-    json_object_set_new(o, "stack_bytes", json_integer(f->stack_bytes));
-    json_object_set_new(o, "frame_bytes", json_integer(f->frame_bytes));
-    json_object_set_new(o, "spill_store_bytes", int_or_null(f->spill_store_bytes));
-    json_object_set_new(o, "spill_load_bytes", int_or_null(f->spill_load_bytes));
-    json_object_set_new(o, "spill_instructions", json_integer(f->spill_instructions));
-    json_object_set_new(o, "barriers", int_or_null(f->barriers));
-    json_object_set_new(o, "max_threads", dims_or_null(f->max_threads));
-    json_object_set_new(o, "req_threads", dims_or_null(f->req_threads));
-    json_object_set_new(o, "max_regs", f->max_regs > 0 ? json_integer(f->max_regs) : json_null());
-    json_object_set_new(o, "cluster_dims", dims_or_null(f->cluster_dims));
-    json_object_set_new(o, "explicit_cluster", json_boolean(f->explicit_cluster));
-    json_object_set_new(o, "max_cluster_rank",
-                        f->max_cluster_rank > 0 ? json_integer(f->max_cluster_rank) : json_null());
-    json_object_set_new(o, "param_bytes", int_or_null(f->param_bytes));
-    json_object_set_new(o, "occupancy", occupancy_json(row));
-    json_object_set_new(o, "note", row->note != NULL ? json_string(row->note) : json_null());
-    return o;
+    json_stream_lit(s, "{\"name\":");
+    json_stream_cstring(s, row->name);
+    key(s, "mangled");
+    json_stream_cstring(s, row->mangled);
+    key(s, "arch");
+    json_stream_cstring(s, inspect_arch_name(f->sm, f->arch_suffix, arch, sizeof arch));
+    key(s, "kind");
+    json_stream_lit(s, f->is_kernel ? "\"kernel\"" : "\"function\"");
+    key(s, "relocatable");
+    boolean(s, f->relocatable);
+    key(s, "count");
+    json_stream_int(s, row->count);
+    key(s, "section");
+    if (row->section >= 0) {
+        json_stream_cstring(s, r->sections[row->section]);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    key(s, "regs");
+    json_stream_int(s, f->regs);
+    key(s, "smem_bytes");
+    json_stream_int(s, f->smem_bytes);
+    key(s, "smem_section_bytes");
+    int_or_null(s, f->smem_section_bytes, f->smem_section_bytes != INSP_UNKNOWN);
+    key(s, "stack_bytes");
+    json_stream_int(s, f->stack_bytes);
+    key(s, "frame_bytes");
+    json_stream_int(s, f->frame_bytes);
+    key(s, "spill_store_bytes");
+    int_or_null(s, f->spill_store_bytes, f->spill_store_bytes != INSP_UNKNOWN);
+    key(s, "spill_load_bytes");
+    int_or_null(s, f->spill_load_bytes, f->spill_load_bytes != INSP_UNKNOWN);
+    key(s, "spill_instructions");
+    json_stream_int(s, f->spill_instructions);
+    key(s, "barriers");
+    int_or_null(s, f->barriers, f->barriers != INSP_UNKNOWN);
+    key(s, "max_threads");
+    dims_or_null(s, f->max_threads);
+    key(s, "req_threads");
+    dims_or_null(s, f->req_threads);
+    key(s, "max_regs");
+    int_or_null(s, f->max_regs, f->max_regs > 0);
+    key(s, "cluster_dims");
+    dims_or_null(s, f->cluster_dims);
+    key(s, "explicit_cluster");
+    boolean(s, f->explicit_cluster);
+    key(s, "max_cluster_rank");
+    int_or_null(s, f->max_cluster_rank, f->max_cluster_rank > 0);
+    key(s, "param_bytes");
+    int_or_null(s, f->param_bytes, f->param_bytes != INSP_UNKNOWN);
+    key(s, "occupancy");
+    occupancy_json(s, row);
+    key(s, "note");
+    if (row->note != NULL) {
+        json_stream_cstring(s, row->note);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    json_stream_raw(s, "}", 1);
 }
 
-static void put_json(FILE *out, json_t *value)
+/* Rows [from, to) of r, each followed by ",\n" (the last row of all by "\n"). */
+typedef struct json_part {
+    const inspect_result *r;
+    size_t from, to;
+    pthread_t thread;
+    bool started;
+    json_stream stream;
+} json_part;
+
+static void write_rows(json_stream *s, const inspect_result *r, size_t from, size_t to)
 {
-    json_dumpf(value, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-    json_decref(value);
+    for (size_t i = from; i < to; i++) {
+        row_json(s, &r->rows[i], r);
+        json_stream_lit(s, i + 1 < r->row_count ? ",\n" : "\n");
+    }
+    json_stream_flush(s);
+}
+
+/* Formats a part into its stream's memory, reusing it from the last batch. */
+static void *format_part(void *context)
+{
+    json_part *part = context;
+    part->stream.memory_bytes = 0;
+    part->stream.failed = false;
+    write_rows(&part->stream, part->r, part->from, part->to);
+    return NULL;
+}
+
+/* The function objects, formatted on --jobs threads a batch at a time and
+   written in order: the output is the same whatever the thread count. */
+static void write_functions(json_stream *s, const inspect_result *r, int jobs)
+{
+    json_part *parts = jobs > 1 ? calloc((size_t)jobs, sizeof *parts) : NULL;
+    if (parts == NULL) {
+        write_rows(s, r, 0, r->row_count);
+        return;
+    }
+    json_stream_flush(s);
+    for (int p = 0; p < jobs; p++) {
+        json_stream_init_memory(&parts[p].stream);
+    }
+    for (size_t batch = 0; batch < r->row_count; batch += ROWS_PER_BATCH) {
+        size_t end = r->row_count - batch < ROWS_PER_BATCH ? r->row_count : batch + ROWS_PER_BATCH;
+        size_t per_part = (end - batch + (size_t)jobs - 1) / (size_t)jobs;
+        for (int p = 0; p < jobs; p++) {
+            json_part *part = &parts[p];
+            part->r = r;
+            part->from = batch + (size_t)p * per_part < end ? batch + (size_t)p * per_part : end;
+            part->to = part->from + per_part < end ? part->from + per_part : end;
+            part->started = p > 0 && pthread_create(&part->thread, NULL, format_part, part) == 0;
+            if (p > 0 && !part->started) {
+                format_part(part);
+            }
+        }
+        format_part(&parts[0]);
+        for (int p = 0; p < jobs; p++) {
+            json_part *part = &parts[p];
+            if (part->started) {
+                pthread_join(part->thread, NULL);
+            }
+            if (part->stream.failed) {
+                /* out of memory for the text: write this part directly */
+                write_rows(s, r, part->from, part->to);
+            } else {
+                fwrite(part->stream.memory, 1, part->stream.memory_bytes, s->out);
+            }
+        }
+    }
+    for (int p = 0; p < jobs; p++) {
+        json_stream_free(&parts[p].stream);
+    }
+    free(parts);
 }
 
 void inspect_print_json(FILE *out, const inspect_result *r, const inspect_options *opts)
 {
-    fprintf(out, "{\"schema\":\"occ.inspect\",\"version\":%d,\"occ_version\":",
-            INSPECT_SCHEMA_VERSION);
-    put_json(out, json_string(occ_version()));
-    fputs(",\n\"inputs\":[", out);
+    json_stream stream;
+    json_stream *s = &stream;
+    json_stream_init(s, out);
+    json_stream_lit(s, "{\"schema\":\"occ.inspect\",\"version\":");
+    json_stream_int(s, INSPECT_SCHEMA_VERSION);
+    key(s, "occ_version");
+    json_stream_cstring(s, occ_version());
+    json_stream_lit(s, ",\n\"inputs\":[");
     for (int i = 0; i < r->file_count; i++) {
-        fputs(i > 0 ? "," : "", out);
-        put_json(out, json_pack("{s:s, s:s}", "file", r->file_names[i], "format",
-                                insp_format_name(r->file_formats[i])));
+        json_stream_lit(s, i > 0 ? ",{\"file\":" : "{\"file\":");
+        json_stream_cstring(s, r->file_names[i]);
+        key(s, "format");
+        json_stream_cstring(s, insp_format_name(r->file_formats[i]));
+        json_stream_raw(s, "}", 1);
     }
-    fputs("],\n\"gpu\":", out);
-    put_json(out, opts->have_device ? json_string(opts->device.name) : json_null());
-    fprintf(out, ",\"threads\":");
-    put_json(out, opts->threads > 0 ? json_integer(opts->threads) : json_null());
-    fprintf(out, ",\"dyn_smem_bytes\":%d,\"functions_read\":%zu,\n\"no_resource_data\":[",
-            opts->dyn_smem_bytes, r->functions_read);
+    json_stream_lit(s, "],\n\"gpu\":");
+    if (opts->have_device) {
+        json_stream_cstring(s, opts->device.name);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    key(s, "threads");
+    int_or_null(s, opts->threads, opts->threads > 0);
+    key(s, "dyn_smem_bytes");
+    json_stream_int(s, opts->dyn_smem_bytes);
+    key(s, "functions_read");
+    json_stream_int(s, (long long)r->functions_read);
+    json_stream_lit(s, ",\n\"no_resource_data\":[");
     for (int i = 0; i < r->nodata_count; i++) {
         char kind[16];
         char arch[16];
         const inspect_nodata *n = &r->nodata[i];
-        fputs(i > 0 ? "," : "", out);
-        put_json(out, json_pack("{s:s, s:s, s:i}", "kind",
-                                inspect_entry_kind_name(n->kind, kind, sizeof kind), "arch",
-                                inspect_arch_name(n->sm, n->suffix, arch, sizeof arch), "count",
-                                n->count));
+        json_stream_lit(s, i > 0 ? ",{\"kind\":" : "{\"kind\":");
+        json_stream_cstring(s, inspect_entry_kind_name(n->kind, kind, sizeof kind));
+        key(s, "arch");
+        json_stream_cstring(s, inspect_arch_name(n->sm, n->suffix, arch, sizeof arch));
+        key(s, "count");
+        json_stream_int(s, n->count);
+        json_stream_raw(s, "}", 1);
     }
-    fprintf(out, "],\n\"entries_skipped\":%d,\n\"functions\":[\n", r->entries_skipped);
-    for (size_t i = 0; i < r->row_count; i++) {
-        put_json(out, row_json(&r->rows[i]));
-        fputs(i + 1 < r->row_count ? ",\n" : "\n", out);
-    }
-    fputs("]}\n", out);
+    json_stream_lit(s, "],\n\"entries_skipped\":");
+    json_stream_int(s, r->entries_skipped);
+    json_stream_lit(s, ",\n\"functions\":[\n");
+    int jobs = opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    write_functions(s, r, jobs > 1 ? jobs : 1);
+    json_stream_lit(s, "]}\n");
+    json_stream_flush(s);
 }

@@ -1,6 +1,7 @@
 /*
  * fuzz_fatbin.c - fuzzes the fatbin reader (inspect/fatbin.c, decompress.c and the cubin
- * reader behind it): the container walk of a .fatbin file, then each container.
+ * reader behind it): the container walk of a .fatbin file, then each container, read
+ * whole and again entry by entry as occ inspect's threads read it.
  */
 #include "fuzz_inspect.h"
 
@@ -9,7 +10,20 @@ typedef struct regions {
     size_t size;
     insp_scratch scratch;
     size_t sum;
+    size_t entries[64][2]; /* offset, size of the current container's first entries */
+    size_t entry_count;
 } regions;
+
+static void on_entry_span(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    regions *r = context;
+    if (r->entry_count < 64) {
+        r->entries[r->entry_count][0] = offset;
+        r->entries[r->entry_count][1] = size;
+        r->entry_count++;
+    }
+}
 
 static void on_region(void *context, size_t offset, size_t size, insp_region_kind kind)
 {
@@ -24,12 +38,29 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
     size_t consumed;
     bool ok = insp_fatbin_parse(r->data + offset, size, NULL, &r->scratch, &sink, &consumed, &err);
     fuzz_check_error(ok, &err, size);
+    /* the same container apart: the walk over entry headers, then each entry */
+    r->entry_count = 0;
+    ok = insp_fatbin_entries(r->data + offset, size, offset, on_entry_span, r, &err);
+    fuzz_check_error(ok, &err, size);
+    for (size_t i = 0; ok && i < r->entry_count; i++) {
+        size_t at = r->entries[i][0];
+        size_t bytes = r->entries[i][1];
+        if (at < offset || at > r->size || bytes > r->size - at) {
+            fprintf(stderr, "entry %zu+%zu outside the container\n", at, bytes);
+            abort();
+        }
+        (void)insp_fatbin_entry_scratch_bytes(r->data + at, bytes, NULL);
+        insp_error entry_err = {0, ""};
+        bool entry_ok = insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->scratch, &sink,
+                                                &entry_err);
+        fuzz_check_error(entry_ok, &entry_err, bytes);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = fuzz_copy(data, size);
-    regions r = {copy, size, {NULL, 0}, 0};
+    regions r = {.data = copy, .size = size};
     insp_error err = {0, ""};
     bool ok = insp_fatbin_regions(copy, size, 0, INSP_REGION_FILE, on_region, &r, &err);
     fuzz_check_error(ok, &err, size);

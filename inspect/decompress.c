@@ -5,14 +5,30 @@
  * -Xfatbin -compress-all output by tests/test_inspect.c.
  */
 #include <limits.h>
+#include <stdlib.h>
 
 #include <lz4.h>
 #include <zstd.h>
 
 #include "bytes.h"
 
+void insp_scratch_free(insp_scratch *scratch)
+{
+    free(scratch->data);
+    scratch->data = NULL;
+    scratch->capacity = 0;
+    ZSTD_freeDCtx(scratch->zstd_context);
+    scratch->zstd_context = NULL;
+}
+
 bool insp_decompress(insp_compression method, const uint8_t *in, size_t in_size,
                      uint8_t *out, size_t out_size, insp_error *err)
+{
+    return insp_decompress_with(NULL, method, in, in_size, out, out_size, err);
+}
+
+bool insp_decompress_with(insp_scratch *scratch, insp_compression method, const uint8_t *in,
+                          size_t in_size, uint8_t *out, size_t out_size, insp_error *err)
 {
     if (method == INSP_COMPRESSION_LZ4) {
         if (in_size > INT_MAX || out_size > INT_MAX) {
@@ -30,7 +46,14 @@ bool insp_decompress(insp_compression method, const uint8_t *in, size_t in_size,
         return true;
     }
     if (method == INSP_COMPRESSION_ZSTD) {
-        size_t got = ZSTD_decompress(out, out_size, in, in_size);
+        /* One context per scratch (per thread) rather than one per entry:
+           ZSTD_decompress sets up and frees its ~100 KB of state each call. */
+        if (scratch != NULL && scratch->zstd_context == NULL) {
+            scratch->zstd_context = ZSTD_createDCtx();
+        }
+        size_t got = scratch != NULL && scratch->zstd_context != NULL
+                         ? ZSTD_decompressDCtx(scratch->zstd_context, out, out_size, in, in_size)
+                         : ZSTD_decompress(out, out_size, in, in_size);
         if (ZSTD_isError(got)) {
             return insp_fail(err, 0, "zstd data is corrupt: %s", ZSTD_getErrorName(got));
         }

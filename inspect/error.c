@@ -1,8 +1,6 @@
 /*
  * error.c - the one way readers report bad input: an offset and a line.
  */
-#include <stdlib.h>
-
 #include "bytes.h"
 
 bool insp_fail(insp_error *err, size_t offset, const char *format, ...)
@@ -15,11 +13,4 @@ bool insp_fail(insp_error *err, size_t offset, const char *format, ...)
         va_end(args);
     }
     return false;
-}
-
-void insp_scratch_free(insp_scratch *scratch)
-{
-    free(scratch->data);
-    scratch->data = NULL;
-    scratch->capacity = 0;
 }

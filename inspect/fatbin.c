@@ -77,8 +77,8 @@ static bool read_cubin_entry(const uint8_t *payload, const insp_entry *e, uint32
         if (!grow(scratch, (size_t)e->uncompressed_bytes, e->offset, err)) {
             return false;
         }
-        if (!insp_decompress(e->compression, payload, packed_bytes, scratch->data,
-                             (size_t)e->uncompressed_bytes, err)) {
+        if (!insp_decompress_with(scratch, e->compression, payload, packed_bytes,
+                                  scratch->data, (size_t)e->uncompressed_bytes, err)) {
             char reason[INSP_ERROR_MESSAGE_BYTES];
             snprintf(reason, sizeof reason, "%s", err != NULL ? err->message : "");
             return insp_fail(err, e->offset, "sm_%d cubin entry: %s", e->sm, reason);
@@ -101,9 +101,9 @@ static bool read_cubin_entry(const uint8_t *payload, const insp_entry *e, uint32
     return true;
 }
 
-bool insp_fatbin_parse(const uint8_t *data, size_t size, const insp_filter *filter,
-                       insp_scratch *scratch, const insp_sink *sink, size_t *consumed,
-                       insp_error *err)
+/* Checks a container header at data[0] and returns the end of its entries. */
+static bool container_header(const uint8_t *data, size_t size, size_t *entries_start,
+                             size_t *end, insp_error *err)
 {
     if (size < FATBIN_HEADER_BYTES) {
         return insp_fail(err, 0, "fatbin header truncated: %zu of 16 bytes", size);
@@ -122,55 +122,136 @@ bool insp_fatbin_parse(const uint8_t *data, size_t size, const insp_filter *filt
                          (unsigned long long)entries_bytes,
                          size > header_bytes ? size - header_bytes : 0);
     }
-    size_t end = header_bytes + (size_t)entries_bytes;
-    *consumed = end;
-    size_t at = header_bytes;
-    while (at < end) {
-        if (end - at < ENTRY_MIN_HEADER_BYTES) {
-            return insp_fail(err, at, "fatbin entry header truncated: %zu of %d bytes",
-                             end - at, ENTRY_MIN_HEADER_BYTES);
-        }
+    *entries_start = header_bytes;
+    *end = header_bytes + (size_t)entries_bytes;
+    return true;
+}
+
+/* Decodes the entry header at data[at], which must lie with its payload
+   before `end`; *entry_bytes receives header plus padded payload. */
+static bool entry_header(const uint8_t *data, size_t at, size_t end, insp_entry *e,
+                         size_t *entry_bytes, insp_error *err)
+{
+    if (end - at < ENTRY_MIN_HEADER_BYTES) {
+        return insp_fail(err, at, "fatbin entry header truncated: %zu of %d bytes", end - at,
+                         ENTRY_MIN_HEADER_BYTES);
+    }
+    const uint8_t *h = data + at;
+    uint32_t header_bytes = insp_u32(h + 0x04);
+    uint64_t padded_bytes = insp_u64(h + 0x08);
+    if (header_bytes < ENTRY_MIN_HEADER_BYTES || header_bytes > ENTRY_MAX_HEADER_BYTES) {
+        return insp_fail(err, at + 4, "fatbin entry header size %u is outside %d..%d",
+                         header_bytes, ENTRY_MIN_HEADER_BYTES, ENTRY_MAX_HEADER_BYTES);
+    }
+    if (!insp_fits(end - at, header_bytes, padded_bytes)) {
+        return insp_fail(err, at + 8, "fatbin entry payload of %llu bytes runs past the "
+                         "container end", (unsigned long long)padded_bytes);
+    }
+    uint64_t flags = insp_u64(h + 0x28);
+    memset(e, 0, sizeof *e);
+    e->kind = insp_u16(h);
+    uint32_t sm = insp_u32(h + 0x1C);
+    e->sm = sm > 10000 ? 10000 : (int)sm;
+    e->arch_suffix = (flags & FLAG_ARCH_SPECIFIC) ? 'a' : (flags & FLAG_FAMILY) ? 'f' : 0;
+    e->compression = (flags & FLAG_ZSTD)  ? INSP_COMPRESSION_ZSTD
+                     : (flags & FLAG_LZ4) ? INSP_COMPRESSION_LZ4
+                                          : INSP_COMPRESSION_NONE;
+    e->offset = at;
+    e->payload_bytes = padded_bytes;
+    e->uncompressed_bytes =
+        e->compression != INSP_COMPRESSION_NONE ? insp_u64(h + 0x38) : padded_bytes;
+    *entry_bytes = header_bytes + (size_t)padded_bytes;
+    return true;
+}
+
+/* Reports the entry at data[at] and, if it is a wanted cubin, its functions. */
+static bool read_entry(const uint8_t *data, size_t at, size_t end, const insp_filter *filter,
+                       insp_scratch *scratch, const insp_sink *sink, size_t *entry_bytes,
+                       insp_error *err)
+{
+    insp_entry e;
+    if (!entry_header(data, at, end, &e, entry_bytes, err)) {
+        return false;
+    }
+    e.skipped = !filter_wants(filter, e.sm, e.arch_suffix);
+    if (sink != NULL && sink->entry != NULL) {
+        sink->entry(sink->context, &e);
+    }
+    if (e.kind == INSP_ENTRY_CUBIN && !e.skipped) {
         const uint8_t *h = data + at;
-        uint32_t entry_header_bytes = insp_u32(h + 0x04);
-        uint64_t padded_bytes = insp_u64(h + 0x08);
-        if (entry_header_bytes < ENTRY_MIN_HEADER_BYTES ||
-            entry_header_bytes > ENTRY_MAX_HEADER_BYTES) {
-            return insp_fail(err, at + 4, "fatbin entry header size %u is outside %d..%d",
-                             entry_header_bytes, ENTRY_MIN_HEADER_BYTES,
-                             ENTRY_MAX_HEADER_BYTES);
-        }
-        if (!insp_fits(end - at, entry_header_bytes, padded_bytes)) {
-            return insp_fail(err, at + 8, "fatbin entry payload of %llu bytes runs past the "
-                             "container end", (unsigned long long)padded_bytes);
-        }
-        uint64_t flags = insp_u64(h + 0x28);
-        insp_entry e;
-        memset(&e, 0, sizeof e);
-        e.kind = insp_u16(h);
-        uint32_t sm = insp_u32(h + 0x1C);
-        e.sm = sm > 10000 ? 10000 : (int)sm;
-        e.arch_suffix = (flags & FLAG_ARCH_SPECIFIC) ? 'a' : (flags & FLAG_FAMILY) ? 'f' : 0;
-        e.compression = (flags & FLAG_ZSTD)  ? INSP_COMPRESSION_ZSTD
-                        : (flags & FLAG_LZ4) ? INSP_COMPRESSION_LZ4
-                                             : INSP_COMPRESSION_NONE;
-        e.offset = at;
-        e.payload_bytes = padded_bytes;
-        e.uncompressed_bytes = e.compression != INSP_COMPRESSION_NONE ? insp_u64(h + 0x38)
-                                                                       : padded_bytes;
-        e.skipped = !filter_wants(filter, e.sm, e.arch_suffix);
-        if (sink != NULL && sink->entry != NULL) {
-            sink->entry(sink->context, &e);
-        }
-        if (e.kind == INSP_ENTRY_CUBIN && !e.skipped) {
-            const uint8_t *payload = h + entry_header_bytes;
-            if (!read_cubin_entry(payload, &e, insp_u32(h + 0x10), scratch, sink, err)) {
-                if (err != NULL && e.compression == INSP_COMPRESSION_NONE) {
-                    err->offset += at + entry_header_bytes;
-                }
-                return false;
+        uint32_t header_bytes = insp_u32(h + 0x04);
+        if (!read_cubin_entry(h + header_bytes, &e, insp_u32(h + 0x10), scratch, sink, err)) {
+            if (err != NULL && e.compression == INSP_COMPRESSION_NONE) {
+                err->offset += at + header_bytes;
             }
+            return false;
         }
-        at += entry_header_bytes + (size_t)padded_bytes;
+    }
+    return true;
+}
+
+bool insp_fatbin_parse(const uint8_t *data, size_t size, const insp_filter *filter,
+                       insp_scratch *scratch, const insp_sink *sink, size_t *consumed,
+                       insp_error *err)
+{
+    size_t at;
+    size_t end;
+    if (!container_header(data, size, &at, &end, err)) {
+        return false;
+    }
+    *consumed = end;
+    while (at < end) {
+        size_t entry_bytes;
+        if (!read_entry(data, at, end, filter, scratch, sink, &entry_bytes, err)) {
+            return false;
+        }
+        at += entry_bytes;
+    }
+    return true;
+}
+
+bool insp_fatbin_entries(const uint8_t *data, size_t size, size_t base_offset,
+                         insp_region_fn found, void *context, insp_error *err)
+{
+    size_t at;
+    size_t end;
+    if (!container_header(data, size, &at, &end, err)) {
+        return false;
+    }
+    while (at < end) {
+        insp_entry e;
+        size_t entry_bytes;
+        if (!entry_header(data, at, end, &e, &entry_bytes, err)) {
+            return false;
+        }
+        found(context, base_offset + at, entry_bytes, INSP_REGION_FILE);
+        at += entry_bytes;
+    }
+    return true;
+}
+
+size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size,
+                                       const insp_filter *filter)
+{
+    insp_entry e;
+    size_t entry_bytes;
+    if (!entry_header(data, 0, size, &e, &entry_bytes, NULL) || e.kind != INSP_ENTRY_CUBIN ||
+        e.compression == INSP_COMPRESSION_NONE || !filter_wants(filter, e.sm, e.arch_suffix) ||
+        e.uncompressed_bytes > MAX_UNCOMPRESSED_BYTES) {
+        return 0;
+    }
+    return (size_t)e.uncompressed_bytes;
+}
+
+bool insp_fatbin_entry_parse(const uint8_t *data, size_t size, const insp_filter *filter,
+                             insp_scratch *scratch, const insp_sink *sink, insp_error *err)
+{
+    size_t entry_bytes;
+    if (!read_entry(data, 0, size, filter, scratch, sink, &entry_bytes, err)) {
+        return false;
+    }
+    if (entry_bytes != size) {
+        return insp_fail(err, 8, "fatbin entry of %zu bytes, expected %zu", entry_bytes, size);
     }
     return true;
 }

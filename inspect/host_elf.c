@@ -32,26 +32,47 @@ static bool plausible_container(const uint8_t *p, size_t avail)
            header >= ENTRY_MIN_HEADER_BYTES && header <= insp_u64(p + 8);
 }
 
-static void scan_section(const uint8_t *data, const elf64_section *s, insp_region_fn found,
-                         void *context)
+size_t insp_fatbin_next_offset(size_t offset, size_t size)
 {
-    size_t start = (size_t)s->offset;
-    size_t size = (size_t)s->size;
-    size_t at = (8 - start % 8) % 8;
-    while (at + 16 <= size) {
-        const uint8_t *p = data + start + at;
-        if (insp_u32(p) == 0xBA55ED50u && plausible_container(p, size - at)) {
-            size_t length = 16 + (size_t)insp_u64(p + 8);
-            found(context, start + at, length, INSP_REGION_OTHER);
-            at += (length + 7) / 8 * 8;
-        } else {
-            at += 8;
+    return offset + (size + 7) / 8 * 8;
+}
+
+void insp_fatbin_candidates(const uint8_t *file, size_t section_offset, size_t section_size,
+                            size_t from, size_t to, insp_region_fn found, void *context)
+{
+    size_t section_end = section_offset + section_size;
+    size_t at = (from + 7) / 8 * 8;
+    if (at < section_offset) {
+        at = (section_offset + 7) / 8 * 8;
+    }
+    if (to > section_end) {
+        to = section_end;
+    }
+    for (; at < to && section_end - at >= 16; at += 8) {
+        const uint8_t *p = file + at;
+        if (insp_u32(p) == 0xBA55ED50u && plausible_container(p, section_end - at)) {
+            found(context, at, 16 + (size_t)insp_u64(p + 8), INSP_REGION_OTHER);
         }
     }
 }
 
-bool insp_host_elf_fatbins(const uint8_t *data, size_t size, bool relfatbin,
-                           insp_region_fn found, void *context, insp_error *err)
+typedef struct scan_state {
+    insp_region_fn found;
+    void *context;
+    size_t next; /* candidates before this lie inside the last container */
+} scan_state;
+
+static void keep_first(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    scan_state *state = context;
+    if (offset >= state->next) {
+        state->found(state->context, offset, size, kind);
+        state->next = insp_fatbin_next_offset(offset, size);
+    }
+}
+
+bool insp_host_elf_sections(const uint8_t *data, size_t size, bool relfatbin,
+                            insp_section_fn found, void *context, insp_error *err)
 {
     elf64_file elf;
     if (!elf64_open(data, size, &elf, err)) {
@@ -75,15 +96,47 @@ bool insp_host_elf_fatbins(const uint8_t *data, size_t size, bool relfatbin,
         if (!elf64_section_fits(&elf, &s, i, err)) {
             return false;
         }
-        if (is_fatbin || (is_rel && relfatbin)) {
-            if (!insp_fatbin_regions(data + s.offset, (size_t)s.size, (size_t)s.offset,
-                                     is_fatbin ? INSP_REGION_NV_FATBIN : INSP_REGION_RELFATBIN,
-                                     found, context, err)) {
-                return false;
-            }
-        } else if (!is_rel) {
-            scan_section(data, &s, found, context);
+        if (is_rel && !relfatbin) {
+            continue;
         }
+        found(context, name, len, (size_t)s.offset, (size_t)s.size,
+              is_fatbin ? INSP_REGION_NV_FATBIN
+              : is_rel  ? INSP_REGION_RELFATBIN
+                        : INSP_REGION_OTHER);
     }
     return true;
+}
+
+typedef struct fatbins_state {
+    const uint8_t *data;
+    insp_region_fn found;
+    void *context;
+    insp_error *err;
+    bool ok;
+} fatbins_state;
+
+static void read_section(void *context, const char *name, size_t name_len, size_t offset,
+                         size_t size, insp_region_kind kind)
+{
+    (void)name;
+    (void)name_len;
+    fatbins_state *st = context;
+    if (!st->ok) {
+        return;
+    }
+    if (kind == INSP_REGION_OTHER) {
+        scan_state scan = {st->found, st->context, 0};
+        insp_fatbin_candidates(st->data, offset, size, offset, offset + size, keep_first,
+                               &scan);
+    } else {
+        st->ok = insp_fatbin_regions(st->data + offset, size, offset, kind, st->found,
+                                     st->context, st->err);
+    }
+}
+
+bool insp_host_elf_fatbins(const uint8_t *data, size_t size, bool relfatbin,
+                           insp_region_fn found, void *context, insp_error *err)
+{
+    fatbins_state st = {data, found, context, err, true};
+    return insp_host_elf_sections(data, size, relfatbin, read_section, &st, err) && st.ok;
 }

@@ -107,6 +107,7 @@ typedef struct insp_sink {
 typedef struct insp_scratch {
     uint8_t *data;
     size_t capacity;
+    void *zstd_context; /* a ZSTD_DCtx kept for the next entry */
 } insp_scratch;
 
 void insp_scratch_free(insp_scratch *scratch);
@@ -123,6 +124,17 @@ bool insp_ptxas_log_parse(const char *text, size_t size, const insp_sink *sink,
    fatbin entry declared (0 for a bare cubin: then .nv.compat decides 'a'). */
 bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint,
                       const insp_sink *sink, insp_error *err);
+
+/* Where a fatbin container was found. */
+typedef enum insp_region_kind {
+    INSP_REGION_NV_FATBIN = 0,  /* .nv_fatbin */
+    INSP_REGION_RELFATBIN = 1,  /* __nv_relfatbin (-rdc pre-link code) */
+    INSP_REGION_OTHER = 2,      /* a fatbin kept in another section */
+    INSP_REGION_FILE = 3        /* a bare .fatbin file */
+} insp_region_kind;
+
+typedef void (*insp_region_fn)(void *context, size_t offset, size_t size,
+                               insp_region_kind kind);
 
 /* --- fatbin (fatbin.c, decompress.c) ----------------------------------- */
 
@@ -143,25 +155,37 @@ bool insp_fatbin_parse(const uint8_t *data, size_t size, const insp_filter *filt
                        insp_scratch *scratch, const insp_sink *sink, size_t *consumed,
                        insp_error *err);
 
+/*
+ * Walks the entry headers of the container at data[0] (checking them as
+ * insp_fatbin_parse does) without reading any payload, and calls `found`
+ * with each entry's offset (plus base_offset) and size (header and padded
+ * payload), so that entries can be read apart, on several threads.
+ */
+bool insp_fatbin_entries(const uint8_t *data, size_t size, size_t base_offset,
+                         insp_region_fn found, void *context, insp_error *err);
+
+/* Reads the one entry that fills data[0..size), as insp_fatbin_parse reads
+   each of its entries. Error offsets count from data[0]. */
+bool insp_fatbin_entry_parse(const uint8_t *data, size_t size, const insp_filter *filter,
+                             insp_scratch *scratch, const insp_sink *sink, insp_error *err);
+
+/* The scratch bytes insp_fatbin_entry_parse will need for the entry at
+   data[0]: the decompressed size of a compressed cubin that `filter` wants,
+   else 0 (also for a bad header, which insp_fatbin_entry_parse reports). */
+size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size,
+                                       const insp_filter *filter);
+
 /* True if a plausible fatbin container header starts at data[0]. */
 bool insp_fatbin_probe(const uint8_t *data, size_t size);
 
 /* Decompresses an entry payload into exactly `out_size` bytes. */
 bool insp_decompress(insp_compression method, const uint8_t *in, size_t in_size,
                      uint8_t *out, size_t out_size, insp_error *err);
+/* The same, keeping the decompressor's state in `scratch` between calls. */
+bool insp_decompress_with(insp_scratch *scratch, insp_compression method, const uint8_t *in,
+                          size_t in_size, uint8_t *out, size_t out_size, insp_error *err);
 
 /* --- host ELF (host_elf.c) --------------------------------------------- */
-
-/* Where a fatbin container was found. */
-typedef enum insp_region_kind {
-    INSP_REGION_NV_FATBIN = 0,  /* .nv_fatbin */
-    INSP_REGION_RELFATBIN = 1,  /* __nv_relfatbin (-rdc pre-link code) */
-    INSP_REGION_OTHER = 2,      /* a fatbin kept in another section */
-    INSP_REGION_FILE = 3        /* a bare .fatbin file */
-} insp_region_kind;
-
-typedef void (*insp_region_fn)(void *context, size_t offset, size_t size,
-                               insp_region_kind kind);
 
 /*
  * Finds the fatbin containers of a host ELF file: every container of
@@ -171,6 +195,32 @@ typedef void (*insp_region_fn)(void *context, size_t offset, size_t size,
  */
 bool insp_host_elf_fatbins(const uint8_t *data, size_t size, bool relfatbin,
                            insp_region_fn found, void *context, insp_error *err);
+
+/* A section of a host ELF file that may hold fatbin containers: `kind`
+   NV_FATBIN / RELFATBIN (back-to-back containers: walk them with
+   insp_fatbin_regions) or OTHER (to be scanned: insp_fatbin_candidates). */
+typedef void (*insp_section_fn)(void *context, const char *name, size_t name_len,
+                                size_t offset, size_t size, insp_region_kind kind);
+
+/* Lists the sections insp_host_elf_fatbins reads, in file order, having
+   checked that each lies inside the file. */
+bool insp_host_elf_sections(const uint8_t *data, size_t size, bool relfatbin,
+                            insp_section_fn found, void *context, insp_error *err);
+
+/*
+ * Scans file bytes [from, to) of the section file[section_offset ..
+ * section_offset + section_size) for container headers at 8-aligned file
+ * offsets, each validated (whole container inside the section, a known first
+ * entry kind), and reports every one. Parts of a section can be scanned
+ * apart; hits inside an earlier container are not removed here: keep a
+ * candidate only if it starts at or after the previous kept one's end
+ * rounded up to 8 (insp_fatbin_next_offset), as insp_host_elf_fatbins does.
+ */
+void insp_fatbin_candidates(const uint8_t *file, size_t section_offset, size_t section_size,
+                            size_t from, size_t to, insp_region_fn found, void *context);
+
+/* Where the scan resumes after a container at `offset` of `size` bytes. */
+size_t insp_fatbin_next_offset(size_t offset, size_t size);
 
 /* Walks back-to-back containers in data[0..size) (a .fatbin file or one
    section), 8-aligned with zero padding between, calling `found`. */

@@ -4,7 +4,10 @@
 For each library: times `cuobjdump --dump-resource-usage LIB` and `occ inspect --json LIB`
 side by side (wall time and the child's peak RSS from wait4), then compares every function's
 registers, stack and shared memory between the two (occ run with --functions --mangled so
-device functions and raw names line up with cuobjdump's).
+device functions and raw names line up with cuobjdump's). cuobjdump reads the containers of
+.nv_fatbin; occ also reads containers kept in other sections (each JSON row names its
+section), so the comparison is over occ's .nv_fatbin rows, and the others are counted apart.
+occ runs with OCC_INSPECT_TIMING=1: the report keeps its per-step seconds.
 
 usage: inspect_vs_cuobjdump.py OCC OUT_DIR [LIB...]
   default LIBs: /usr/local/cuda/lib64/libcublasLt.so.13 and torch's lib/libtorch_cuda.so
@@ -24,10 +27,11 @@ RUNS = 3
 
 
 def run_timed(cmd, stdout_path):
-    """Runs cmd with stdout to a file; returns (wall seconds, peak RSS MiB, exit code)."""
+    """Runs cmd with stdout to a file; returns (wall seconds, peak RSS MiB, exit code, stderr)."""
+    env = dict(os.environ, OCC_INSPECT_TIMING="1")
     with open(stdout_path, "wb") as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env)
         # wait4 gives this child's own rusage, so the peak RSS is the tool's alone.
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
@@ -36,7 +40,7 @@ def run_timed(cmd, stdout_path):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         print(f"{cmd[0]} exited {code}: {err[-2000:]}", file=sys.stderr)
-    return wall, usage.ru_maxrss / 1024.0, code
+    return wall, usage.ru_maxrss / 1024.0, code, err
 
 
 def parse_cuobjdump(path):
@@ -77,7 +81,14 @@ def compare(lib, cuob, occ_doc, report):
         cuob_keys[(arch, name)].add((reg, stack, shared))
     occ_keys = collections.defaultdict(set)
     occ_total = 0
+    elsewhere = collections.Counter()   # (section, arch) -> functions outside .nv_fatbin
+    elsewhere_keys = set()
     for fn in occ_doc["functions"]:
+        section = fn.get("section") or ".nv_fatbin"
+        if section != ".nv_fatbin":
+            elsewhere[(section, fn["arch"])] += 1
+            elsewhere_keys.add((fn["arch"], fn["mangled"]))
+            continue
         occ_total += fn["count"]
         raw = fn["smem_section_bytes"]
         occ_keys[(fn["arch"], fn["mangled"])].add((fn["regs"], fn["stack_bytes"], raw,
@@ -104,9 +115,16 @@ def compare(lib, cuob, occ_doc, report):
     report.append(f"\n### Per-function comparison: {lib}\n")
     report.append(f"- cuobjdump: {sum(cuob.values())} function lines, "
                   f"{len(cuob_keys)} distinct (arch, name)")
-    report.append(f"- occ inspect --functions: {occ_total} functions read into "
-                  f"{len(occ_doc['functions'])} distinct records, {len(occ_keys)} distinct "
-                  f"(arch, name)")
+    report.append(f"- occ inspect --functions, .nv_fatbin: {occ_total} functions read into "
+                  f"{sum(len(v) for v in occ_keys.values())} distinct records, "
+                  f"{len(occ_keys)} distinct (arch, name)")
+    report.append(f"- occ, other sections (not read by cuobjdump): "
+                  f"{sum(elsewhere.values())} distinct records: "
+                  + (", ".join(f"{sec} {a} {n}" for (sec, a), n in sorted(elsewhere.items()))
+                     or "none")
+                  + f"; of their (arch, name), {len(elsewhere_keys & set(cuob_keys))} are in "
+                  f"cuobjdump's list and {len({n for _, n in elsewhere_keys} & {n for _, n in occ_keys})} "
+                  f"of their names are among occ's .nv_fatbin names (any arch)")
     report.append(f"- (arch, name) in both: {len(both)}; archs: "
                   + ", ".join(f"{a} {n}" for a, n in sorted(arch_counts.items())))
     report.append(f"- REG, STACK and SHARED equal with SHARED = occ's raw .nv.shared size: "
@@ -165,6 +183,12 @@ def main():
                           + text.splitlines()[-1])
         except (subprocess.CalledProcessError, OSError) as e:
             report.append(f"- `{cmd[0]}`: unavailable ({e})")
+    try:
+        model = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                 if l.startswith("model name")][0]
+        report.append(f"- CPU: {model}")
+    except (OSError, IndexError):
+        pass
     report.append("")
     report.append(f"Timings: median of {RUNS} runs each after one untimed read of the file "
                   "(page cache warm); peak RSS is the child's ru_maxrss.")
@@ -173,6 +197,7 @@ def main():
     report.append("|---|---|---|---|---|---|---|")
     all_ok = True
     details = []
+    step_lines = []
     for lib in libs:
         if not os.path.exists(lib):
             report.append(f"| {lib} | missing | | | | | |")
@@ -198,9 +223,13 @@ def main():
             code = 0
             runs = 1 if "--jobs 1" in label else RUNS
             for _ in range(runs):
-                w, r, code = run_timed(cmd, out_path)
+                w, r, code, err = run_timed(cmd, out_path)
                 walls.append(w)
                 rss.append(r)
+                steps = [l for l in err.splitlines() if "seconds:" in l]
+                if steps and label.startswith("occ"):
+                    step_lines.append(f"- {os.path.basename(lib)}, `{label}`, "
+                                      f"{w:.3f} s: {steps[-1].split('seconds:', 1)[1].strip()}")
             med = statistics.median(walls)
             if cuob_median is None:
                 cuob_median = med
@@ -216,6 +245,9 @@ def main():
             details.append(f"\ncomparison for {lib} failed: {e}")
             ok = False
         all_ok = all_ok and ok
+    if step_lines:
+        details.append("\n### occ's steps (OCC_INSPECT_TIMING), seconds of each run\n")
+        details.extend(step_lines)
     text = "\n".join(report + details) + "\n"
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write(text)

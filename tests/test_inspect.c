@@ -138,7 +138,7 @@ static void parse_binary(const char *name, bool relfatbin, recs *out)
         fail_msg("%s: offset %zu: %s", name, err.offset, err.message);
     }
     assert_true(regions[0] > 0);
-    insp_scratch scratch = {NULL, 0};
+    insp_scratch scratch = {NULL, 0, NULL};
     for (size_t i = 0; i < regions[0]; i++) {
         size_t consumed;
         size_t at = regions[1 + 2 * i];
@@ -468,7 +468,7 @@ static void corrupt_test(void **state)
             }
             insp_sink sink = {NULL, NULL, NULL};
             insp_error err = {0, ""};
-            insp_scratch scratch = {NULL, 0};
+            insp_scratch scratch = {NULL, 0, NULL};
             size_t consumed;
             bool ok = true;
             switch (format) {

@@ -12,6 +12,10 @@
 #   rdc.cubin, rdc.log         a relocatable (-rdc) cubin
 #   app, app.log               a host executable: .nv_fatbin with sm_90 and compute_120 PTX
 #   app_rdc                    a -rdc host executable: __nv_relfatbin too
+#   libextra.so                a library with containers outside .nv_fatbin too (as
+#                              libcublasLt.so.13's .cask_resource): speed.fatbin in
+#                              .nv_fatbin; all.fatbin, speed.fatbin and size.fatbin in
+#                              .kernels_extra
 set -eu
 nvcc=$1
 src=$2
@@ -36,4 +40,8 @@ done
 "$nvcc" -DWITH_MAIN -Xptxas -v -gencode arch=compute_90,code=sm_90 \
     -gencode arch=compute_120,code=compute_120 "$src" -o app 2> app.log
 "$nvcc" -DWITH_MAIN -rdc=true -gencode arch=compute_90,code=sm_90 "$src" -o app_rdc 2> rdc_app.err
+printf '%s\n' '.section .nv_fatbin,"a"' '.balign 8' '.incbin "speed.fatbin"' \
+    '.section .kernels_extra,"a"' '.balign 16' '.incbin "all.fatbin"' '.balign 8' \
+    '.incbin "speed.fatbin"' '.balign 16' '.incbin "size.fatbin"' > extra.s
+"${CC:-cc}" -shared -nostdlib extra.s -o libextra.so
 touch stamp
