@@ -20,7 +20,7 @@
 #define LAB_EXIT_NO_GPU 3
 
 static const cli_option options[] = {
-    {"json", false, "", "print the analysis as JSON (schema occ-lab/1, docs/lab.md)"},
+    {"json", false, "", "print the analysis as JSON (schema occ.lab, docs/lab.md)"},
     {"csv", false, "", "print the tables as CSV"},
     {"out", true, "DIR", "write SVG plots and the raw records (records.jsonl) into DIR"},
     {"records", true, "FILE", "analyse records saved earlier ('-' for stdin); no GPU needed"},

@@ -1,7 +1,7 @@
 /*
  * lab_report.c - `occ lab` output: the tables and verdict lines as text,
  * the same tables as CSV, or everything as one JSON document (schema
- * "occ-lab/1", docs/lab.md).
+ * "occ.lab" version 1, docs/lab.md).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -536,7 +536,8 @@ static void report_json(FILE *o, const lab_view *v)
 {
     const lab_data *d = v->d;
     json_t *root = json_pack(
-        "{s:s,s:{s:s,s:i,s:i,s:i,s:i,s:i}}", "schema", "occ-lab/1", "device", "name",
+        "{s:s,s:i,s:s,s:{s:s,s:i,s:i,s:i,s:i,s:i}}", "schema", "occ.lab", "version", 1,
+        "occ_version", occ_version(), "device", "name",
         d->device.name, "cc_major", d->device.cc_major, "cc_minor", d->device.cc_minor,
         "sm_count", d->device.sm_count, "driver_version", d->device.driver_version,
         "runtime_version", d->device.runtime_version);

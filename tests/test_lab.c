@@ -401,7 +401,7 @@ static void cli_records_test(void **state)
     assert_non_null(strstr(last.out, "A at 100.0% and B at 25.0% occupancy (4x apart), time "
                                      "ratio 1.20"));
     assert_int_equal(OCC("lab", "residency", "--records", fixture(), "--json"), EXIT_OK);
-    assert_non_null(strstr(last.out, "\"schema\": \"occ-lab/1\""));
+    assert_non_null(strstr(last.out, "\"schema\": \"occ.lab\""));
     assert_non_null(strstr(last.out, "\"lowest_occupancy_within_10_percent\": \"C\""));
     assert_int_equal(OCC("lab", "residency", "--records", fixture(), "--csv"), EXIT_OK);
     assert_non_null(strstr(last.out, "\nB,8,0,200000,32,0,2,0.2500,256,0.012000,83.3,0.4167,"));
