@@ -88,8 +88,7 @@ static void draw_axes(svg *s, const frame *f)
     }
     svg_line(s, f->x0, f->y0 + f->h, f->x0 + f->w, f->y0 + f->h, AXIS_COLOR, 1.5, NULL);
     svg_line(s, f->x0, f->y0, f->x0, f->y0 + f->h, AXIS_COLOR, 1.5, NULL);
-    svg_text(s, f->x0 + f->w / 2, CHART_HEIGHT - 18, "middle", 14, AXIS_COLOR, 0,
-             f->c->x_label);
+    svg_text(s, f->x0 + f->w / 2, CHART_HEIGHT - 18, "middle", 14, AXIS_COLOR, 0, f->c->x_label);
     svg_text(s, 22, f->y0 + f->h / 2, "middle", 14, AXIS_COLOR, -90, f->c->y_label);
 }
 

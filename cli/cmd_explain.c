@@ -47,9 +47,8 @@ static const char *const description =
 
 static json_t *option_json(const occ_explain_option *o)
 {
-    return json_pack("{s:i, s:i, s:i, s:f}", "value", o->value, "blocks_per_sm",
-                     o->blocks_per_sm, "warps_per_sm", o->warps_per_sm, "occupancy",
-                     o->occupancy);
+    return json_pack("{s:i, s:i, s:i, s:f}", "value", o->value, "blocks_per_sm", o->blocks_per_sm,
+                     "warps_per_sm", o->warps_per_sm, "occupancy", o->occupancy);
 }
 
 static json_t *explanation_json(const occ_device *dev, const occ_kernel *k,
@@ -62,12 +61,12 @@ static json_t *explanation_json(const occ_device *dev, const occ_kernel *k,
     json_t *steps = json_array();
     for (int i = 0; i < e->step_count; i++) {
         const occ_explain_step *s = &e->steps[i];
-        json_array_append_new(
-            steps, json_pack("{s:s, s:o, s:b, s:s}", "resource", occ_limiter_name(s->resource),
-                             "limit_blocks",
-                             s->limit_blocks == OCC_UNLIMITED ? json_null()
-                                                              : json_integer(s->limit_blocks),
-                             "binds", s->binds, "text", s->text));
+        json_array_append_new(steps, json_pack("{s:s, s:o, s:b, s:s}", "resource",
+                                               occ_limiter_name(s->resource), "limit_blocks",
+                                               s->limit_blocks == OCC_UNLIMITED
+                                                   ? json_null()
+                                                   : json_integer(s->limit_blocks),
+                                               "binds", s->binds, "text", s->text));
     }
     json_object_set_new(doc, "steps", steps);
     json_object_set_new(
@@ -101,8 +100,9 @@ static void print_explanation(FILE *out, const occ_device *dev, const occ_kernel
 {
     char arch[16], st[32], dy[32];
     occ_arch_name(dev->cc_major, dev->cc_minor, arch, sizeof arch);
-    fprintf(out, "%s (%s): %d threads per block, %d registers per thread, %s static + %s "
-                 "dynamic bytes of shared memory per block\n\n",
+    fprintf(out,
+            "%s (%s): %d threads per block, %d registers per thread, %s static + %s "
+            "dynamic bytes of shared memory per block\n\n",
             dev->name, arch, e->result.threads_per_block, k->regs_per_thread,
             cli_group_digits(k->static_smem_bytes, st, sizeof st),
             cli_group_digits(k->dyn_smem_bytes, dy, sizeof dy));

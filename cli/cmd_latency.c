@@ -29,8 +29,21 @@ static const cli_option options[] = {
     {"help", false, "", "show this help"},
 };
 enum {
-    OPT_WARPS = KOPT_COUNT, OPT_ILP, OPT_BYTES, OPT_RATIO, OPT_LATENCY, OPT_BANDWIDTH, OPT_SMS,
-    OPT_ACTIVE, OPT_ALPHA, OPT_LIMIT, OPT_WARP_RATE, OPT_SPILL, OPT_JSON, OPT_HELP, OPT_COUNT
+    OPT_WARPS = KOPT_COUNT,
+    OPT_ILP,
+    OPT_BYTES,
+    OPT_RATIO,
+    OPT_LATENCY,
+    OPT_BANDWIDTH,
+    OPT_SMS,
+    OPT_ACTIVE,
+    OPT_ALPHA,
+    OPT_LIMIT,
+    OPT_WARP_RATE,
+    OPT_SPILL,
+    OPT_JSON,
+    OPT_HELP,
+    OPT_COUNT
 };
 
 typedef struct latency_args {
@@ -50,16 +63,57 @@ static int on_option(int index, const char *value, void *context)
     double lo = 0, hi = 1e12;
     const char *what = "a positive number";
     switch (index) {
-    case OPT_WARPS: target = &a->warps; hi = 4096; what = "a warp count from 0 to 4096";
-        a->warps_given = true; break;
-    case OPT_ILP: target = &a->ilp; lo = 1e-6; hi = 4096; what = "a count of loads from 0 to 4096"; break;
-    case OPT_BYTES: target = &a->bytes; lo = 1e-6; hi = 4096; what = "bytes per load from 0 to 4096"; break;
-    case OPT_RATIO: target = &a->ratio; lo = 1; hi = 1000; what = "a ratio of 1 or more"; break;
-    case OPT_LATENCY: target = &a->latency; lo = 1e-3; hi = 1e9; what = "a latency in ns above 0"; break;
-    case OPT_BANDWIDTH: target = &a->bandwidth; lo = 1e-3; hi = 1e9; what = "a bandwidth in GB/s above 0"; break;
-    case OPT_ALPHA: target = &a->alpha; hi = 1e6; what = "a factor of 0 or more"; break;
-    case OPT_WARP_RATE: target = &a->warp_rate; hi = 1e6; what = "a rate in GB/s of 0 or more"; break;
-    case OPT_SPILL: target = &a->spill; hi = 1000; what = "a ratio of 0 or more"; break;
+    case OPT_WARPS:
+        target = &a->warps;
+        hi = 4096;
+        what = "a warp count from 0 to 4096";
+        a->warps_given = true;
+        break;
+    case OPT_ILP:
+        target = &a->ilp;
+        lo = 1e-6;
+        hi = 4096;
+        what = "a count of loads from 0 to 4096";
+        break;
+    case OPT_BYTES:
+        target = &a->bytes;
+        lo = 1e-6;
+        hi = 4096;
+        what = "bytes per load from 0 to 4096";
+        break;
+    case OPT_RATIO:
+        target = &a->ratio;
+        lo = 1;
+        hi = 1000;
+        what = "a ratio of 1 or more";
+        break;
+    case OPT_LATENCY:
+        target = &a->latency;
+        lo = 1e-3;
+        hi = 1e9;
+        what = "a latency in ns above 0";
+        break;
+    case OPT_BANDWIDTH:
+        target = &a->bandwidth;
+        lo = 1e-3;
+        hi = 1e9;
+        what = "a bandwidth in GB/s above 0";
+        break;
+    case OPT_ALPHA:
+        target = &a->alpha;
+        hi = 1e6;
+        what = "a factor of 0 or more";
+        break;
+    case OPT_WARP_RATE:
+        target = &a->warp_rate;
+        hi = 1e6;
+        what = "a rate in GB/s of 0 or more";
+        break;
+    case OPT_SPILL:
+        target = &a->spill;
+        hi = 1000;
+        what = "a ratio of 0 or more";
+        break;
     case OPT_SMS:
     case OPT_ACTIVE: {
         long long n;
@@ -182,12 +236,14 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
         return code;
     }
     if (a.warps_given && a.warps > occ_device_max_warps_per_sm(&dev)) {
-        return cli_fail(io, "latency", EXIT_USAGE, "option --warps: %g exceeds the %d warps an "
-                        "SM of %s holds", a.warps, occ_device_max_warps_per_sm(&dev), dev.name);
+        return cli_fail(io, "latency", EXIT_USAGE,
+                        "option --warps: %g exceeds the %d warps an "
+                        "SM of %s holds",
+                        a.warps, occ_device_max_warps_per_sm(&dev), dev.name);
     }
     occ_memory_model m = {.latency_ns = a.latency > 0 ? a.latency : dev.mem_latency_ns,
-                          .peak_gb_per_s = a.bandwidth > 0 ? a.bandwidth
-                                                           : dev.mem_bandwidth_gb_per_s,
+                          .peak_gb_per_s =
+                              a.bandwidth > 0 ? a.bandwidth : dev.mem_bandwidth_gb_per_s,
                           .loaded_latency_factor = a.alpha,
                           .max_bytes_in_flight_per_sm = a.limit,
                           .sm_count = a.sms > 0 ? (int)a.sms : dev.sm_count,
@@ -195,7 +251,8 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
     if (m.latency_ns <= 0) {
         return cli_fail(io, "latency", EXIT_USAGE,
                         "GPU %s: has no measured memory latency in the database; give "
-                        "--latency-ns (occ lab latency measures it)", dev.name);
+                        "--latency-ns (occ lab latency measures it)",
+                        dev.name);
     }
     if (m.peak_gb_per_s <= 0) {
         return cli_fail(io, "latency", EXIT_USAGE,
@@ -235,18 +292,17 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
             gpu_to_json(&dev, dev.sm_count > 0), "model", "latency_ns", m.latency_ns,
             "peak_gb_per_s", m.peak_gb_per_s, "loaded_latency_factor", m.loaded_latency_factor,
             "max_bytes_in_flight_per_sm", m.max_bytes_in_flight_per_sm, "sm_count", m.sm_count,
-            "max_gb_per_s_per_warp", m.max_gb_per_s_per_warp,
-            "input", "warps_per_sm", in.warps_per_sm, "occupancy", in.warps_per_sm / max_warps,
-            "loads_in_flight_per_thread", in.loads_in_flight_per_thread, "bytes_per_load",
-            in.bytes_per_load, "active_sms", in.active_sms > 0 ? in.active_sms : m.sm_count,
-            "bytes_moved_per_byte_loaded", a.ratio, "spill_bytes_per_byte_loaded", a.spill,
-            "prediction", "bytes_in_flight_per_sm",
+            "max_gb_per_s_per_warp", m.max_gb_per_s_per_warp, "input", "warps_per_sm",
+            in.warps_per_sm, "occupancy", in.warps_per_sm / max_warps, "loads_in_flight_per_thread",
+            in.loads_in_flight_per_thread, "bytes_per_load", in.bytes_per_load, "active_sms",
+            in.active_sms > 0 ? in.active_sms : m.sm_count, "bytes_moved_per_byte_loaded", a.ratio,
+            "spill_bytes_per_byte_loaded", a.spill, "prediction", "bytes_in_flight_per_sm",
             r.bytes_in_flight_per_sm, "bytes_in_flight_needed_per_sm",
             r.bytes_in_flight_needed_per_sm, "predicted_gb_per_s", r.predicted_gb_per_s,
             "fraction_of_peak", r.fraction_of_peak, "loaded_latency_ns", r.loaded_latency_ns,
-            "bound", occ_latency_bound_name(r.bound), "warps_needed_per_sm",
-            r.warps_needed_per_sm, "occupancy_needed", r.warps_needed_per_sm / max_warps,
-            "loads_per_thread_needed", r.loads_per_thread_needed);
+            "bound", occ_latency_bound_name(r.bound), "warps_needed_per_sm", r.warps_needed_per_sm,
+            "occupancy_needed", r.warps_needed_per_sm / max_warps, "loads_per_thread_needed",
+            r.loads_per_thread_needed);
         if (have_calc) {
             json_object_set_new(doc, "kernel_blocks_per_sm", json_integer(calc.blocks_per_sm));
         }

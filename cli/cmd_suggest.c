@@ -20,8 +20,15 @@ static const cli_option options[] = {
     {"json", false, "", "print the advice as JSON (docs/json.md, occ.suggest)"},
     {"help", false, "", "show this help"},
 };
-enum { OPT_ELEMENTS = KOPT_COUNT, OPT_PER_THREAD, OPT_BLOCKS, OPT_SMS, OPT_JSON, OPT_HELP,
-       OPT_COUNT };
+enum {
+    OPT_ELEMENTS = KOPT_COUNT,
+    OPT_PER_THREAD,
+    OPT_BLOCKS,
+    OPT_SMS,
+    OPT_JSON,
+    OPT_HELP,
+    OPT_COUNT
+};
 
 /* Below this fill of the last wave, say that the tail costs time. */
 #define MOSTLY_EMPTY_LAST_WAVE 0.5
@@ -44,10 +51,26 @@ static int on_option(int index, const char *value, void *context)
     const char *what = NULL;
     long long lo = 1, hi = 0;
     switch (index) {
-    case OPT_ELEMENTS: target = &a->elements; what = "an element count from 1 to 10^15"; hi = 1000000000000000LL; break;
-    case OPT_PER_THREAD: target = &a->per_thread; what = "elements per thread from 1 to 65536"; hi = 65536; break;
-    case OPT_BLOCKS: target = &a->blocks; what = "a block count from 1 to 2^40"; hi = 1LL << 40; break;
-    case OPT_SMS: target = &a->sms; what = "an SM count from 1 to 1024"; hi = 1024; break;
+    case OPT_ELEMENTS:
+        target = &a->elements;
+        what = "an element count from 1 to 10^15";
+        hi = 1000000000000000LL;
+        break;
+    case OPT_PER_THREAD:
+        target = &a->per_thread;
+        what = "elements per thread from 1 to 65536";
+        hi = 65536;
+        break;
+    case OPT_BLOCKS:
+        target = &a->blocks;
+        what = "a block count from 1 to 2^40";
+        hi = 1LL << 40;
+        break;
+    case OPT_SMS:
+        target = &a->sms;
+        what = "an SM count from 1 to 1024";
+        hi = 1024;
+        break;
     case OPT_JSON: a->json = true; return EXIT_OK;
     case OPT_HELP: a->help = true; return EXIT_OK;
     default: return kernel_args_apply("suggest", index, value, &a->k, a->io);
@@ -109,9 +132,10 @@ static void print_sizes(FILE *out, const int *sizes, int n)
 static void print_text(FILE *out, const occ_device *d, const suggest_args *a, const advice *v)
 {
     char line[640];
-    fprintf(out, "%s: cudaOccupancyMaxPotentialBlockSize picks %d threads per block: %d %s of "
-                 "%d warps per SM, %.1f%% occupancy; min grid %d blocks (one full wave on %d "
-                 "SMs).\n",
+    fprintf(out,
+            "%s: cudaOccupancyMaxPotentialBlockSize picks %d threads per block: %d %s of "
+            "%d warps per SM, %.1f%% occupancy; min grid %d blocks (one full wave on %d "
+            "SMs).\n",
             d->name, v->pick.block_size, v->pick.blocks_per_sm,
             v->pick.blocks_per_sm == 1 ? "block" : "blocks", (v->pick.block_size + 31) / 32,
             v->pick.occupancy * 100.0, v->pick.min_grid_size, d->sm_count);
@@ -121,9 +145,8 @@ static void print_text(FILE *out, const occ_device *d, const suggest_args *a, co
     if (a->k.threads_given) {
         occ_result r;
         occ_calc(d, &a->k.kernel, &r, NULL);
-        fprintf(out, "Your %d threads per block: %d %s, %.1f%% occupancy.\n",
-                r.threads_per_block, r.blocks_per_sm, r.blocks_per_sm == 1 ? "block" : "blocks",
-                r.occupancy * 100.0);
+        fprintf(out, "Your %d threads per block: %d %s, %.1f%% occupancy.\n", r.threads_per_block,
+                r.blocks_per_sm, r.blocks_per_sm == 1 ? "block" : "blocks", r.occupancy * 100.0);
     }
     if (v->have_launch) {
         const occ_waves_result *w = &v->waves;
@@ -132,8 +155,9 @@ static void print_text(FILE *out, const occ_device *d, const suggest_args *a, co
             fprintf(out, " (%lld elements, %lld per thread)", a->elements,
                     a->per_thread > 0 ? a->per_thread : 1);
         }
-        fprintf(out, "\n  waves per SM: %.2f (%lld full %s, the last %.0f%% full: %lld of %lld "
-                     "block slots)\n  persistent grid: %lld blocks (%d per SM x %d SMs)\n",
+        fprintf(out,
+                "\n  waves per SM: %.2f (%lld full %s, the last %.0f%% full: %lld of %lld "
+                "block slots)\n  persistent grid: %lld blocks (%d per SM x %d SMs)\n",
                 w->waves_per_sm, w->full_waves, w->full_waves == 1 ? "wave" : "waves",
                 w->last_wave_fraction * 100.0, w->last_wave_blocks, w->persistent_grid_blocks,
                 w->persistent_grid_blocks, v->launch.blocks_per_sm, d->sm_count);
@@ -165,8 +189,8 @@ static json_t *advice_json(const occ_device *d, const suggest_args *a, const adv
         json_array_append_new(sizes, json_integer(v->sizes[i]));
     }
     json_t *doc = json_pack(
-        "{s:s, s:i, s:s, s:o, s:i, s:i, s:i, s:f, s:i, s:o}", "schema", "occ.suggest", "version",
-        1, "occ_version", occ_version(), "gpu", gpu_to_json(d, d->sm_count > 0), "block_size",
+        "{s:s, s:i, s:s, s:o, s:i, s:i, s:i, s:f, s:i, s:o}", "schema", "occ.suggest", "version", 1,
+        "occ_version", occ_version(), "gpu", gpu_to_json(d, d->sm_count > 0), "block_size",
         v->pick.block_size, "min_grid_size", v->pick.min_grid_size, "blocks_per_sm",
         v->pick.blocks_per_sm, "occupancy", v->pick.occupancy, "max_occupancy_warps_per_sm",
         v->best_warps, "max_occupancy_block_sizes", sizes);
@@ -175,14 +199,13 @@ static json_t *advice_json(const occ_device *d, const suggest_args *a, const adv
         json_object_set_new(
             doc, "launch",
             json_pack("{s:I, s:i, s:I, s:I, s:f, s:I, s:I, s:f, s:I, s:f, s:b}", "grid_blocks",
-                      (json_int_t)v->grid_blocks, "block_size", v->launch_block_size,
-                      "elements", (json_int_t)a->elements, "per_thread",
+                      (json_int_t)v->grid_blocks, "block_size", v->launch_block_size, "elements",
+                      (json_int_t)a->elements, "per_thread",
                       (json_int_t)(a->per_thread > 0 ? a->per_thread : 1), "waves_per_sm",
-                      w->waves_per_sm, "full_waves", (json_int_t)w->full_waves,
-                      "last_wave_blocks", (json_int_t)w->last_wave_blocks, "last_wave_fraction",
-                      w->last_wave_fraction, "persistent_grid_blocks",
-                      (json_int_t)w->persistent_grid_blocks, "tail_idle_fraction",
-                      w->tail_idle_fraction, "mostly_empty_last_wave",
+                      w->waves_per_sm, "full_waves", (json_int_t)w->full_waves, "last_wave_blocks",
+                      (json_int_t)w->last_wave_blocks, "last_wave_fraction", w->last_wave_fraction,
+                      "persistent_grid_blocks", (json_int_t)w->persistent_grid_blocks,
+                      "tail_idle_fraction", w->tail_idle_fraction, "mostly_empty_last_wave",
                       w->last_wave_fraction < MOSTLY_EMPTY_LAST_WAVE));
     } else {
         json_object_set_new(doc, "launch", json_null());
@@ -252,17 +275,18 @@ int cmd_suggest(int argc, char **argv, const cli_io *io)
                             "GPU %s: has no SM count (a generic entry); name a GPU or give --sms",
                             dev.name);
         }
-        v.launch_block_size =
-            a.k.threads_given ? a.k.kernel.block_x * a.k.kernel.block_y * a.k.kernel.block_z
-                              : v.pick.block_size;
-        long long per_block = (long long)v.launch_block_size * (a.per_thread > 0 ? a.per_thread : 1);
+        v.launch_block_size = a.k.threads_given
+                                  ? a.k.kernel.block_x * a.k.kernel.block_y * a.k.kernel.block_z
+                                  : v.pick.block_size;
+        long long per_block =
+            (long long)v.launch_block_size * (a.per_thread > 0 ? a.per_thread : 1);
         v.grid_blocks = a.blocks > 0 ? a.blocks : (a.elements + per_block - 1) / per_block;
         occ_kernel k = a.k.kernel;
         k.block_x = v.launch_block_size;
         k.block_y = k.block_z = 1;
         occ_calc(&dev, &k, &v.launch, NULL);
-        if (occ_launch_waves(v.launch.blocks_per_sm, dev.sm_count, v.grid_blocks, &v.waves,
-                             &err) != OCC_OK) {
+        if (occ_launch_waves(v.launch.blocks_per_sm, dev.sm_count, v.grid_blocks, &v.waves, &err) !=
+            OCC_OK) {
             return cli_fail(io, "suggest", EXIT_DATA, "%s", err.message);
         }
         v.have_launch = true;

@@ -147,14 +147,13 @@ static json_t *sweep_json(const occ_device *d, const occ_kernel *k, const char *
     json_object_set_new(doc, "smem_config_bytes", json_integer(r->smem_per_sm_bytes));
     json_object_set_new(doc, "current",
                         json_pack("{s:i, s:i, s:i, s:f}", "value", current, "blocks_per_sm",
-                                  r->blocks_per_sm, "warps_per_sm", r->warps_per_sm,
-                                  "occupancy", r->occupancy));
+                                  r->blocks_per_sm, "warps_per_sm", r->warps_per_sm, "occupancy",
+                                  r->occupancy));
     json_t *points = json_array();
     for (int i = 0; i < n; i++) {
         json_array_append_new(points, json_pack("{s:i, s:i, s:i, s:f}", "value", p[i].value,
-                                                "blocks_per_sm", p[i].blocks_per_sm,
-                                                "warps_per_sm", p[i].warps_per_sm, "occupancy",
-                                                p[i].occupancy));
+                                                "blocks_per_sm", p[i].blocks_per_sm, "warps_per_sm",
+                                                p[i].warps_per_sm, "occupancy", p[i].occupancy));
     }
     json_object_set_new(doc, "points", points);
     return doc;
@@ -172,10 +171,9 @@ static int write_svg(const char *path, const occ_device *d, int axis_index, int 
     snprintf(title, sizeof title, "Resident warps per SM vs %s on %s",
              occ_sweep_axis_name(axes[axis_index].axis), d->name);
     snprintf(subtitle, sizeof subtitle,
-             "other inputs fixed; shared memory configured: %d bytes per SM",
-             r->smem_per_sm_bytes);
-    snprintf(marker, sizeof marker, "current: %d -> %d warps (%.1f%%)", current,
-             r->warps_per_sm, r->occupancy * 100.0);
+             "other inputs fixed; shared memory configured: %d bytes per SM", r->smem_per_sm_bytes);
+    snprintf(marker, sizeof marker, "current: %d -> %d warps (%.1f%%)", current, r->warps_per_sm,
+             r->occupancy * 100.0);
     chart c = {.title = title,
                .subtitle = subtitle,
                .x_label = axes[axis_index].x_label,
@@ -280,10 +278,11 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
         json_t *doc = sweep_json(&dev, &a.k.kernel, axes[axis_index].name, current, &r, points, n);
         cli_print_json(io->out, doc);
     } else {
-        fprintf(io->out, "%s: resident warps per SM vs %s (current %d: %d warps, %.1f%%; "
-                         "shared memory configured %d bytes per SM)\n\n",
-                dev.name, occ_sweep_axis_name(axis), current, r.warps_per_sm,
-                r.occupancy * 100.0, r.smem_per_sm_bytes);
+        fprintf(io->out,
+                "%s: resident warps per SM vs %s (current %d: %d warps, %.1f%%; "
+                "shared memory configured %d bytes per SM)\n\n",
+                dev.name, occ_sweep_axis_name(axis), current, r.warps_per_sm, r.occupancy * 100.0,
+                r.smem_per_sm_bytes);
         print_chart(io->out, &dev, points, n, current);
         print_steps(io->out, points, n, axis);
     }

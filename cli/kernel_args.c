@@ -45,8 +45,8 @@ bool calc_parse_threads(const char *text, occ_kernel *k)
     return true;
 }
 
-static int bad_value(const cli_io *io, const char *command, const char *option,
-                     const char *value, const char *what)
+static int bad_value(const cli_io *io, const char *command, const char *option, const char *value,
+                     const char *what)
 {
     return cli_fail(io, command, EXIT_USAGE, "option --%s: '%s' is not %s", option, value, what);
 }
@@ -55,8 +55,8 @@ int kernel_args_apply(const char *command, int index, const char *value, kernel_
                       const cli_io *io)
 {
     static const char *const names[KOPT_COUNT] = {
-        "gpu", "gpu-file", "threads", "regs", "smem", "dyn-smem", "carveout",
-        "max-threads", "barriers", "optin", "partitioned-gc", "smem-config"};
+        "gpu",      "gpu-file",    "threads",  "regs",  "smem",           "dyn-smem",
+        "carveout", "max-threads", "barriers", "optin", "partitioned-gc", "smem-config"};
     occ_kernel *k = &a->kernel;
     long long n;
     switch (index) {
@@ -134,8 +134,8 @@ int kernel_args_apply(const char *command, int index, const char *value, kernel_
     return EXIT_OK;
 }
 
-int kernel_args_resolve(const char *command, kernel_args *a, bool need_threads,
-                        occ_device *dev, const cli_io *io)
+int kernel_args_resolve(const char *command, kernel_args *a, bool need_threads, occ_device *dev,
+                        const cli_io *io)
 {
     int code = cli_resolve_gpu(command, a->gpu, a->gpu_file, dev, io);
     if (code != EXIT_OK) {

@@ -37,11 +37,10 @@ void svg_end(svg *s)
     fputs("</svg>\n", s->out);
 }
 
-void svg_rect(svg *s, double x, double y, double w, double h, const char *fill,
-              const char *stroke)
+void svg_rect(svg *s, double x, double y, double w, double h, const char *fill, const char *stroke)
 {
-    fprintf(s->out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"", x,
-            y, w, h, fill);
+    fprintf(s->out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"", x, y,
+            w, h, fill);
     if (stroke != NULL) {
         fprintf(s->out, " stroke=\"%s\"", stroke);
     }
@@ -85,8 +84,7 @@ void svg_marker(svg *s, double cx, double cy, double r, const char *color, bool 
                 "stroke-width=\"1.5\">",
                 cx, cy, r, color);
     } else {
-        fprintf(s->out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" fill=\"%s\">", cx, cy, r,
-                color);
+        fprintf(s->out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%g\" fill=\"%s\">", cx, cy, r, color);
     }
     if (tip != NULL) {
         fputs("<title>", s->out);

@@ -17,8 +17,7 @@ typedef struct svg {
 /* Starts a document of width x height pixels with a <title>. */
 void svg_begin(svg *s, FILE *out, double width, double height, const char *title);
 void svg_end(svg *s);
-void svg_rect(svg *s, double x, double y, double w, double h, const char *fill,
-              const char *stroke);
+void svg_rect(svg *s, double x, double y, double w, double h, const char *fill, const char *stroke);
 /* dash: NULL for a solid line, else an SVG dash array such as "4 3". */
 void svg_line(svg *s, double x1, double y1, double x2, double y2, const char *stroke,
               double stroke_width, const char *dash);
@@ -48,10 +47,10 @@ typedef struct chart_series {
     const double *x;
     const double *y;
     int n;
-    const char *color;  /* CSS colour */
-    const char *label;  /* legend entry; NULL for none */
-    bool step;          /* draw as a staircase (value holds until the next x) */
-    bool points;        /* draw a dot at each point instead of a line */
+    const char *color; /* CSS colour */
+    const char *label; /* legend entry; NULL for none */
+    bool step;         /* draw as a staircase (value holds until the next x) */
+    bool points;       /* draw a dot at each point instead of a line */
 } chart_series;
 
 typedef struct chart {
@@ -62,7 +61,7 @@ typedef struct chart {
     double x_min, x_max, y_min, y_max;
     chart_series series[CHART_MAX_SERIES];
     int series_count;
-    bool has_marker;      /* a marked point, e.g. the current configuration */
+    bool has_marker; /* a marked point, e.g. the current configuration */
     double marker_x, marker_y;
     const char *marker_label;
 } chart;

@@ -63,7 +63,8 @@ static void binding_words(occ_msg *m, unsigned limiters)
         done++;
     }
     /* "shared memory binds"; the other names are plural ("registers bind") */
-    occ__msg_str(m, total == 1 && limiters == (unsigned)OCC_LIMITER_SHARED_MEM ? " binds" : " bind");
+    occ__msg_str(m,
+                 total == 1 && limiters == (unsigned)OCC_LIMITER_SHARED_MEM ? " binds" : " bind");
 }
 
 static void blocks_phrase(occ_msg *m, int blocks)
@@ -456,14 +457,14 @@ static void change_text(const explain_ctx *c, occ_explain_change *ch, int limit_
         }
         if (ch->input != OCC_SWEEP_THREADS && c->r->limiters != 0) {
             occ__msg_str(&m, " while ");
-            binding_words(&m, c->r->limiters & ~(ch->input == OCC_SWEEP_REGS
-                                                     ? (unsigned)OCC_LIMITER_REGISTERS
-                                                 : ch->input == OCC_SWEEP_SMEM
-                                                     ? (unsigned)OCC_LIMITER_SHARED_MEM
-                                                     : (unsigned)OCC_LIMITER_BARRIERS));
+            binding_words(&m,
+                          c->r->limiters &
+                              ~(ch->input == OCC_SWEEP_REGS   ? (unsigned)OCC_LIMITER_REGISTERS
+                                : ch->input == OCC_SWEEP_SMEM ? (unsigned)OCC_LIMITER_SHARED_MEM
+                                                              : (unsigned)OCC_LIMITER_BARRIERS));
             if (limit_alone != OCC_UNLIMITED) {
                 occ__msg_str(&m, " (");
-                occ__msg_str(&m, ch->input == OCC_SWEEP_REGS ? "registers"
+                occ__msg_str(&m, ch->input == OCC_SWEEP_REGS   ? "registers"
                                  : ch->input == OCC_SWEEP_SMEM ? "shared memory"
                                                                : "barriers");
                 occ__msg_str(&m, ch->input == OCC_SWEEP_SMEM ? " alone allows " : " alone allow ");
@@ -511,8 +512,8 @@ static void fill_changes(const explain_ctx *c, occ_explanation *e)
     e->change_count = 0;
     const occ_sweep_axis inputs[4] = {OCC_SWEEP_REGS, OCC_SWEEP_SMEM, OCC_SWEEP_THREADS,
                                       OCC_SWEEP_BARRIERS};
-    const occ_limiter own[4] = {OCC_LIMITER_REGISTERS, OCC_LIMITER_SHARED_MEM,
-                                OCC_LIMITER_WARPS, OCC_LIMITER_BARRIERS};
+    const occ_limiter own[4] = {OCC_LIMITER_REGISTERS, OCC_LIMITER_SHARED_MEM, OCC_LIMITER_WARPS,
+                                OCC_LIMITER_BARRIERS};
     for (int i = 0; i < 4; i++) {
         occ_explain_change *ch = &e->changes[e->change_count];
         ch->input = inputs[i];
@@ -576,11 +577,10 @@ static void fill_caution(const occ_explanation *e, char *out, size_t cap)
 {
     occ_msg m;
     occ__msg_begin(&m, out, cap);
-    occ__msg_str(&m,
-                 "Occupancy is not speed. Resident warps hide latency only while the kernel "
-                 "waits on memory and has too few independent loads in flight; a kernel that "
-                 "is compute-bound, or that keeps enough loads in flight per thread (ILP), "
-                 "gains nothing from more warps (occ latency estimates how many it needs).");
+    occ__msg_str(&m, "Occupancy is not speed. Resident warps hide latency only while the kernel "
+                     "waits on memory and has too few independent loads in flight; a kernel that "
+                     "is compute-bound, or that keeps enough loads in flight per thread (ILP), "
+                     "gains nothing from more warps (occ latency estimates how many it needs).");
     if (e->change_count > 0 && e->changes[0].input == OCC_SWEEP_REGS && e->changes[0].helps) {
         occ__msg_str(&m, " Forcing registers down (__launch_bounds__, -maxrregcount) can make "
                          "ptxas spill to local memory, and spills can cost more than the "
@@ -588,8 +588,7 @@ static void fill_caution(const occ_explanation *e, char *out, size_t cap)
     }
 }
 
-occ_status occ_explain(const occ_device *d, const occ_kernel *k, occ_explanation *e,
-                       occ_error *err)
+occ_status occ_explain(const occ_device *d, const occ_kernel *k, occ_explanation *e, occ_error *err)
 {
     if (e == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "explanation", "out is NULL");

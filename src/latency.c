@@ -39,8 +39,8 @@ static double occ__sqrt(double x)
     return r;
 }
 
-occ_status occ_memory_model_from_device(const occ_device *device,
-                                        occ_memory_model *out, occ_error *err)
+occ_status occ_memory_model_from_device(const occ_device *device, occ_memory_model *out,
+                                        occ_error *err)
 {
     if (device == NULL || out == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "device", "device and out must not be NULL");
@@ -140,8 +140,7 @@ static bool m_has_warp_cap(const occ_memory_model *m)
 }
 
 /* Both checks, for predict and fit: the model, then the kernel's input. */
-static occ_status check_both(const occ_memory_model *m, const occ_latency_input *in,
-                             occ_error *err)
+static occ_status check_both(const occ_memory_model *m, const occ_latency_input *in, occ_error *err)
 {
     occ_status st = check_model(m, err);
     return st != OCC_OK ? st : check_input(m, in, err);
@@ -150,12 +149,12 @@ static occ_status check_both(const occ_memory_model *m, const occ_latency_input 
 /* The derived quantities both predict and fit need. */
 typedef struct model_terms {
     double active_sms;
-    double traffic_ratio;   /* the kernel's own traffic / load traffic */
-    double peak_load;       /* reachable load bandwidth, GB/s, after spills */
-    double warp_cap;        /* load bandwidth the warps' own rate allows; 0: none */
-    double demand_per_sm;   /* bytes in flight per SM, before the limit */
+    double traffic_ratio;    /* the kernel's own traffic / load traffic */
+    double peak_load;        /* reachable load bandwidth, GB/s, after spills */
+    double warp_cap;         /* load bandwidth the warps' own rate allows; 0: none */
+    double demand_per_sm;    /* bytes in flight per SM, before the limit */
     double in_flight_per_sm; /* after the request limit */
-    bool limited;           /* the request limit cut the demand */
+    bool limited;            /* the request limit cut the demand */
 } model_terms;
 
 static model_terms terms_of(const occ_memory_model *m, const occ_latency_input *in)
@@ -177,12 +176,12 @@ static model_terms terms_of(const occ_memory_model *m, const occ_latency_input *
     return t;
 }
 
-occ_status occ_latency_predict(const occ_memory_model *model,
-                               const occ_latency_input *input,
+occ_status occ_latency_predict(const occ_memory_model *model, const occ_latency_input *input,
                                occ_latency_result *out, occ_error *err)
 {
     if (model == NULL || input == NULL || out == NULL) {
-        return occ__fail(err, OCC_ERR_NULL_POINTER, "model", "model, input and out must not be NULL");
+        return occ__fail(err, OCC_ERR_NULL_POINTER, "model",
+                         "model, input and out must not be NULL");
     }
     occ_status st = check_both(model, input, err);
     if (st != OCC_OK) {
@@ -216,10 +215,9 @@ occ_status occ_latency_predict(const occ_memory_model *model,
     double per_warp = WARP_THREADS * input->loads_in_flight_per_thread * input->bytes_per_load;
     out->warps_needed_per_sm = out->bytes_in_flight_needed_per_sm / per_warp;
     out->loads_per_thread_needed =
-        input->warps_per_sm > 0.0
-            ? out->bytes_in_flight_needed_per_sm / (input->warps_per_sm * WARP_THREADS *
-                                                    input->bytes_per_load)
-            : 0.0; /* no warps: no number of loads per thread helps */
+        input->warps_per_sm > 0.0 ? out->bytes_in_flight_needed_per_sm /
+                                        (input->warps_per_sm * WARP_THREADS * input->bytes_per_load)
+                                  : 0.0; /* no warps: no number of loads per thread helps */
     if (warp_bound) {
         out->bound = OCC_BOUND_WARP_RATE;
     } else if (saturated) {
@@ -232,8 +230,7 @@ occ_status occ_latency_predict(const occ_memory_model *model,
     return OCC_OK;
 }
 
-occ_status occ_memory_model_fit(occ_memory_model *model,
-                                const occ_latency_input *input,
+occ_status occ_memory_model_fit(occ_memory_model *model, const occ_latency_input *input,
                                 double measured_gb_per_s, occ_error *err)
 {
     if (model == NULL || input == NULL) {
@@ -265,8 +262,7 @@ occ_status occ_memory_model_fit(occ_memory_model *model,
     return OCC_OK;
 }
 
-occ_status occ_memory_model_fit_warp_rate(occ_memory_model *model,
-                                          const occ_latency_input *input,
+occ_status occ_memory_model_fit_warp_rate(occ_memory_model *model, const occ_latency_input *input,
                                           double measured_gb_per_s, occ_error *err)
 {
     if (model == NULL || input == NULL) {

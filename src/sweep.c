@@ -152,8 +152,7 @@ occ_status occ_sweep(const occ_device *d, const occ_kernel *k, occ_sweep_axis ax
         const occ_device *dev = d;
         if (axis == OCC_SWEEP_SMEM) {
             dev = &no_reserve;
-            v.max_dyn_smem_bytes = capped_at_optin ? OCC_DYN_SMEM_OPTIN_MAX
-                                                   : OCC_DYN_SMEM_NO_OPTIN;
+            v.max_dyn_smem_bytes = capped_at_optin ? OCC_DYN_SMEM_OPTIN_MAX : OCC_DYN_SMEM_NO_OPTIN;
         }
         occ_result r;
         occ__calc_unchecked(dev, &v, &r);

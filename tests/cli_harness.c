@@ -62,7 +62,6 @@ int run_cli(const char *input, const char *const *args)
     return last.code;
 }
 
-
 int line_count(const char *text)
 {
     int n = 0;

@@ -86,8 +86,8 @@ typedef struct kcase {
 } kcase;
 
 static const kcase explain_cases[] = {
-    {"H200", 256, 64, 16384, 0},  {"A100 40GB", 768, 32, 0, 0}, {"H200", 100, 255, 0, 0},
-    {"T4", 128, 40, 20000, 3000}, {"sm_86", 1024, 64, 0, 0},    {"H200", 64, 16, 0, 100000},
+    {"H200", 256, 64, 16384, 0},  {"A100 40GB", 768, 32, 0, 0},  {"H200", 100, 255, 0, 0},
+    {"T4", 128, 40, 20000, 3000}, {"sm_86", 1024, 64, 0, 0},     {"H200", 64, 16, 0, 100000},
     {"V100", 32, 0, 0, 0},        {"sm_120", 512, 96, 30000, 0},
 };
 
@@ -113,8 +113,8 @@ static void explain_json_is_occ_calc(void **state)
         snprintf(regs, sizeof regs, "%d", c->regs);
         snprintf(smem, sizeof smem, "%d", c->smem);
         snprintf(dyn, sizeof dyn, "%d", c->dyn);
-        assert_int_equal(OCC(NULL, "explain", "--gpu", c->gpu, "--threads", threads, "--regs",
-                             regs, "--smem", smem, "--dyn-smem", dyn, "--json"),
+        assert_int_equal(OCC(NULL, "explain", "--gpu", c->gpu, "--threads", threads, "--regs", regs,
+                             "--smem", smem, "--dyn-smem", dyn, "--json"),
                          EXIT_OK);
         occ_device d = gpu(c->gpu);
         occ_kernel k;
@@ -127,8 +127,8 @@ static void explain_json_is_occ_calc(void **state)
         assert_int_equal(json_int(result, "blocks_per_sm"), r.blocks_per_sm);
         json_t *steps = json_object_get(doc, "steps");
         assert_int_equal(json_array_size(steps), 5);
-        const int limits[5] = {r.limit_warps, r.limit_blocks, r.limit_registers,
-                               r.limit_shared_mem, r.limit_barriers};
+        const int limits[5] = {r.limit_warps, r.limit_blocks, r.limit_registers, r.limit_shared_mem,
+                               r.limit_barriers};
         for (size_t s = 0; s < 5; s++) {
             json_t *step = json_array_get(steps, s);
             json_t *lb = json_object_get(step, "limit_blocks");
@@ -183,8 +183,7 @@ static void explain_json_is_occ_calc(void **state)
 static void explain_text_768_threads(void **state)
 {
     (void)state;
-    assert_int_equal(OCC(NULL, "explain", "--gpu", "A100 40GB", "--threads", "768", "--regs",
-                         "32"),
+    assert_int_equal(OCC(NULL, "explain", "--gpu", "A100 40GB", "--threads", "768", "--regs", "32"),
                      EXIT_OK);
     assert_non_null(strstr(flat_out(), "2 blocks of 24 warps = 48 of 64 warps per SM: 75%"));
     assert_non_null(strstr(flat_out(), "16 of 64 warp slots stay empty, stranded by block"));
@@ -198,9 +197,9 @@ static void explain_text_768_threads(void **state)
 static void explain_text_register_bound(void **state)
 {
     (void)state;
-    assert_int_equal(OCC(NULL, "explain", "--gpu", "H200", "--threads", "256", "--regs", "64",
-                         "--smem", "16K"),
-                     EXIT_OK);
+    assert_int_equal(
+        OCC(NULL, "explain", "--gpu", "H200", "--threads", "256", "--regs", "64", "--smem", "16K"),
+        EXIT_OK);
     assert_non_null(strstr(flat_out(), "Registers bind."));
     assert_non_null(strstr(flat_out(), "48 per thread or fewer: 5 blocks, 40 warps (62.5%)"));
     assert_non_null(strstr(flat_out(), "32 per thread or fewer: 8 blocks, 64 warps (100%)"));
@@ -238,8 +237,8 @@ static void explain_text_is_libocc_text(void **state)
         snprintf(regs, sizeof regs, "%d", c->regs);
         snprintf(smem, sizeof smem, "%d", c->smem);
         snprintf(dyn, sizeof dyn, "%d", c->dyn);
-        assert_int_equal(OCC(NULL, "explain", "--gpu", c->gpu, "--threads", threads, "--regs",
-                             regs, "--smem", smem, "--dyn-smem", dyn),
+        assert_int_equal(OCC(NULL, "explain", "--gpu", c->gpu, "--threads", threads, "--regs", regs,
+                             "--smem", smem, "--dyn-smem", dyn),
                          EXIT_OK);
         occ_device d = gpu(c->gpu);
         occ_kernel k;
@@ -280,8 +279,8 @@ static void sweep_csv_is_occ_sweep(void **state)
     k.regs_per_thread = 72;
     k.static_smem_bytes = 12000;
     for (int a = 0; a < 4; a++) {
-        assert_int_equal(OCC(NULL, "sweep", axes[a], "--gpu", "H200", "--threads", "192",
-                             "--regs", "72", "--smem", "12000", "--csv"),
+        assert_int_equal(OCC(NULL, "sweep", axes[a], "--gpu", "H200", "--threads", "192", "--regs",
+                             "72", "--smem", "12000", "--csv"),
                          EXIT_OK);
         static occ_sweep_point p[2048];
         int n = 0;
@@ -301,9 +300,9 @@ static void sweep_csv_is_occ_sweep(void **state)
 static void sweep_json_and_text(void **state)
 {
     (void)state;
-    assert_int_equal(OCC(NULL, "sweep", "regs", "--gpu", "H200", "--threads", "256", "--regs",
-                         "64", "--json"),
-                     EXIT_OK);
+    assert_int_equal(
+        OCC(NULL, "sweep", "regs", "--gpu", "H200", "--threads", "256", "--regs", "64", "--json"),
+        EXIT_OK);
     json_t *doc = parse_json_out();
     assert_string_equal(json_string_value(json_object_get(doc, "schema")), "occ.sweep");
     assert_string_equal(json_string_value(json_object_get(doc, "axis")), "regs");
@@ -312,9 +311,8 @@ static void sweep_json_and_text(void **state)
     assert_int_equal(json_int(cur, "warps_per_sm"), 32);
     assert_int_equal(json_array_size(json_object_get(doc, "points")), 257);
     json_decref(doc);
-    assert_int_equal(OCC(NULL, "sweep", "regs", "--gpu", "H200", "--threads", "256", "--regs",
-                         "64"),
-                     EXIT_OK);
+    assert_int_equal(
+        OCC(NULL, "sweep", "regs", "--gpu", "H200", "--threads", "256", "--regs", "64"), EXIT_OK);
     assert_non_null(strstr(last.out, "▲ current"));
     assert_non_null(strstr(last.out, "49-64                         4       32      50.0%"));
 }
@@ -418,9 +416,9 @@ static void suggest_waves_and_sizes(void **state)
     (void)state;
     /* 64 registers on an H200: 1024 threads, 1 block per SM; a grid of one
        wave plus 13 blocks leaves a last wave 10% full. */
-    assert_int_equal(OCC(NULL, "suggest", "--gpu", "H200", "--regs", "64", "--blocks", "145",
-                         "--json"),
-                     EXIT_OK);
+    assert_int_equal(
+        OCC(NULL, "suggest", "--gpu", "H200", "--regs", "64", "--blocks", "145", "--json"),
+        EXIT_OK);
     json_t *doc = parse_json_out();
     assert_int_equal(json_int(doc, "block_size"), 1024);
     json_t *launch = json_object_get(doc, "launch");
@@ -507,8 +505,7 @@ static void latency_json_is_the_model(void **state)
                         occ_latency_bound_name(want.bound));
     assert_int_equal(json_int(doc, "kernel_blocks_per_sm"), r.blocks_per_sm);
     json_decref(doc);
-    assert_int_equal(OCC(NULL, "latency", "--gpu", "H200", "--warps", "64", "--ilp", "2"),
-                     EXIT_OK);
+    assert_int_equal(OCC(NULL, "latency", "--gpu", "H200", "--warps", "64", "--ilp", "2"), EXIT_OK);
     assert_non_null(strstr(last.out, "Memory is saturated"));
 }
 
@@ -523,8 +520,7 @@ static void latency_errors(void **state)
     assert_usage_error("latency", "option --ilp: 'nan' is not");
     OCC(NULL, "latency", "--gpu", "H200");
     assert_usage_error("latency", "one is required");
-    assert_int_equal(OCC(NULL, "latency", "--gpu", "T4", "--warps", "16", "--latency-ns",
-                         "600"),
+    assert_int_equal(OCC(NULL, "latency", "--gpu", "T4", "--warps", "16", "--latency-ns", "600"),
                      EXIT_OK);
 }
 

@@ -107,15 +107,15 @@ static void example8_spills_cost_more_than_occupancy_buys(void **state)
  */
 typedef struct day45_row {
     const char *label;
-    double warps;   /* resident warps per SM: occupancy x 32 */
-    double loads;   /* loads in flight per thread: 2 x items */
+    double warps; /* resident warps per SM: occupancy x 32 */
+    double loads; /* loads in flight per thread: 2 x items */
     double gb_per_s;
 } day45_row;
 
 static const day45_row day45[] = {
-    {"tlp1", 32, 2, 261.4},    {"tlp1-b3", 24, 2, 244.7}, {"tlp1-b2", 16, 2, 181.9},
-    {"tlp1-b1", 8, 2, 100.6},  {"ilp2", 32, 4, 259.9},    {"ilp4", 32, 8, 251.3},
-    {"ilp8", 32, 16, 248.4},   {"ilp4-b1", 8, 8, 254.2},  {"ilp8-b1", 8, 16, 254.4},
+    {"tlp1", 32, 2, 261.4},     {"tlp1-b3", 24, 2, 244.7}, {"tlp1-b2", 16, 2, 181.9},
+    {"tlp1-b1", 8, 2, 100.6},   {"ilp2", 32, 4, 259.9},    {"ilp4", 32, 8, 251.3},
+    {"ilp8", 32, 16, 248.4},    {"ilp4-b1", 8, 8, 254.2},  {"ilp8-b1", 8, 16, 254.4},
     {"ilp8-lb", 32, 16, 248.6},
 };
 #define DAY45_ROWS ((int)(sizeof day45 / sizeof day45[0]))
@@ -146,8 +146,8 @@ static void day45_table(void **state)
     assert_int_equal(occ_device_max_warps_per_sm(&t4), 32);
     const day45_row *slowest = &day45[3];
     occ_latency_input slow_in = day45_input(slowest);
-    double slow_bytes = slow_in.warps_per_sm * 32 * slow_in.loads_in_flight_per_thread * 4 *
-                        t4.sm_count;
+    double slow_bytes =
+        slow_in.warps_per_sm * 32 * slow_in.loads_in_flight_per_thread * 4 * t4.sm_count;
     occ_memory_model m = {.latency_ns = slow_bytes / (slowest->gb_per_s / 1.5),
                           .peak_gb_per_s = 261.4,
                           .sm_count = t4.sm_count};
@@ -206,8 +206,8 @@ static void fit_passes_through_its_point(void **state)
 static void monotone_capped_and_limited(void **state)
 {
     (void)state;
-    occ_memory_model m = {.latency_ns = 500, .peak_gb_per_s = 4000,
-                          .loaded_latency_factor = 0.7, .sm_count = 132};
+    occ_memory_model m = {
+        .latency_ns = 500, .peak_gb_per_s = 4000, .loaded_latency_factor = 0.7, .sm_count = 132};
     double last = 0.0;
     for (int warps = 1; warps <= 64; warps++) {
         occ_latency_input in = load(warps, 2, 4);

@@ -191,8 +191,7 @@ static void equals_nsight_on_h200(void **state)
         k.dyn_smem_bytes = a->dyn_smem;
         k.barriers = atoi(row.fields[barrier_col]);
         /* Only k_optin set cudaFuncAttributeMaxDynamicSharedMemorySize. */
-        k.max_dyn_smem_bytes =
-            strcmp(a->name, "k_optin") == 0 ? 100 * 1024 : OCC_DYN_SMEM_NO_OPTIN;
+        k.max_dyn_smem_bytes = strcmp(a->name, "k_optin") == 0 ? 100 * 1024 : OCC_DYN_SMEM_NO_OPTIN;
         k.smem_config_bytes = config_bytes(&h200, row.fields[config_col]);
 
         /* The driver's own answer at the launch is occ's too. */
@@ -210,20 +209,18 @@ static void equals_nsight_on_h200(void **state)
                 grid = grid * 10 + (*g - '0');
             }
         }
-        assert_int_equal(occ_launch_waves(r.blocks_per_sm, h200.sm_count, grid, &w, NULL),
-                         OCC_OK);
-        double ncu_waves = strtod(row.fields[column(&header, "launch__waves_per_multiprocessor")],
-                                  NULL);
+        assert_int_equal(occ_launch_waves(r.blocks_per_sm, h200.sm_count, grid, &w, NULL), OCC_OK);
+        double ncu_waves =
+            strtod(row.fields[column(&header, "launch__waves_per_multiprocessor")], NULL);
         assert_true(fabs(w.waves_per_sm - ncu_waves) <= 0.005 + 1e-9);
         waves_checked++;
 
         for (size_t c = 0; c < sizeof curves / sizeof curves[0]; c++) {
-            int n = parse_instances(row.fields[column(&header, curves[c].metric)], xs, vs,
-                                    MAX_POINTS);
+            int n =
+                parse_instances(row.fields[column(&header, curves[c].metric)], xs, vs, MAX_POINTS);
             assert_true(n > 40);
             int count = 0;
-            assert_int_equal(occ_sweep(&h200, &k, curves[c].axis, points, MAX_POINTS, &count,
-                                       NULL),
+            assert_int_equal(occ_sweep(&h200, &k, curves[c].axis, points, MAX_POINTS, &count, NULL),
                              OCC_OK);
             for (int i = 0; i < n; i++) {
                 int j = 0;
@@ -231,12 +228,11 @@ static void equals_nsight_on_h200(void **state)
                     j++;
                 }
                 if (j == count) {
-                    fail_msg("%s %s: x=%d is not on occ's grid", a->name, curves[c].metric,
-                             xs[i]);
+                    fail_msg("%s %s: x=%d is not on occ's grid", a->name, curves[c].metric, xs[i]);
                 }
                 if (points[j].warps_per_sm != vs[i]) {
-                    fail_msg("%s %s at x=%d: ncu %d warps, occ %d", a->name,
-                             curves[c].metric, xs[i], vs[i], points[j].warps_per_sm);
+                    fail_msg("%s %s at x=%d: ncu %d warps, occ %d", a->name, curves[c].metric,
+                             xs[i], vs[i], points[j].warps_per_sm);
                 }
                 compared++;
             }
@@ -280,9 +276,9 @@ static void current_point_is_occ_calc(void **state)
             assert_int_equal(occ_calc(&d, &k, &r, NULL), OCC_OK);
             for (int axis = 0; axis < 4; axis++) {
                 int count = 0;
-                assert_int_equal(occ_sweep(&d, &k, (occ_sweep_axis)axis, points, MAX_POINTS,
-                                           &count, NULL),
-                                 OCC_OK);
+                assert_int_equal(
+                    occ_sweep(&d, &k, (occ_sweep_axis)axis, points, MAX_POINTS, &count, NULL),
+                    OCC_OK);
                 assert_int_equal(count, occ_sweep_point_count(&d, (occ_sweep_axis)axis));
                 int x = occ_sweep_current_value(&d, &k, (occ_sweep_axis)axis);
                 for (int i = 0; i < count; i++) {
