@@ -41,12 +41,18 @@
    of this size rather than one system call per entry. */
 #define DROP_STEP_BYTES (16u << 20)
 #define MAX_SECTIONS 256
-/* Entries larger than SCRATCH_KEEP_BYTES (about 10% of libcublasLt.so.13's
-   5,832 cubins, up to 16 MB decompressed; the median is 5 KB) share this many bytes of buffers between
-   all threads: a thread waits rather than push the peak memory of sixteen
-   threads past it. */
+/* Entries larger than SCRATCH_KEEP_BYTES share this many bytes of buffers
+   between all threads: a thread waits rather than push the peak memory past
+   it. Such entries hold most of the work: 385 of libcublasLt.so.13's 5,832
+   zstd cubins (up to 16 MB each) and 596 of libtorch_cuda.so's 2,789 (up to
+   64 MB) are above 2 MB. The budget sets how many are decompressed at once;
+   measured on the H200 machine (16 cores, docs/results/inspect-h200/
+   sweep.log), 32/64/96/128/192 MB gave libcublasLt.so.13 0.65/0.40/0.32/
+   0.28/0.26 s at 109/141/168/202/264 MiB and libtorch_cuda.so 1.62/0.89/0.68/
+   0.62/0.56 s at 135/160/193/226/291 MiB: 96 MB is the largest that keeps
+   both well under 256 MB. A build may set another (-D). */
 #ifndef OCC_LARGE_SCRATCH_BUDGET_MB
-#define OCC_LARGE_SCRATCH_BUDGET_MB 32
+#define OCC_LARGE_SCRATCH_BUDGET_MB 96
 #endif
 #define LARGE_SCRATCH_BUDGET_BYTES ((size_t)OCC_LARGE_SCRATCH_BUDGET_MB << 20)
 
