@@ -168,17 +168,20 @@ static void split_arguments(int argc, char **argv, char **opt_argv, int *opt_arg
 }
 
 /* Ties break by name, then arch, then the rest, so that the order never
-   depends on which thread read what. */
+   depends on which thread read what. Names compare by their rank in
+   printed-name order (inspect_names.c): integers, not long templated names. */
 static int tie_break(const inspect_row *a, const inspect_row *b)
 {
-    int cmp = strcmp(a->name, b->name);
+    uint32_t ra = a->interned->rank;
+    uint32_t rb = b->interned->rank;
+    int cmp = (ra > rb) - (ra < rb);
     if (cmp == 0) {
         cmp = (a->f.sm > b->f.sm) - (a->f.sm < b->f.sm);
     }
     if (cmp == 0) {
         cmp = (a->f.arch_suffix > b->f.arch_suffix) - (a->f.arch_suffix < b->f.arch_suffix);
     }
-    if (cmp == 0) {
+    if (cmp == 0 && a->mangled != b->mangled) {
         cmp = strcmp(a->mangled, b->mangled);
     }
     if (cmp == 0) {
@@ -194,8 +197,8 @@ static int tie_break(const inspect_row *a, const inspect_row *b)
    do not run on --gpu) last. */
 static int by_occupancy(const void *pa, const void *pb)
 {
-    const inspect_row *a = pa;
-    const inspect_row *b = pb;
+    const inspect_row *a = *(const inspect_row *const *)pa;
+    const inspect_row *b = *(const inspect_row *const *)pb;
     if (a->has_occupancy != b->has_occupancy) {
         return a->has_occupancy ? -1 : 1;
     }
@@ -205,23 +208,63 @@ static int by_occupancy(const void *pa, const void *pb)
 
 static int by_regs(const void *pa, const void *pb)
 {
-    const inspect_row *a = pa;
-    const inspect_row *b = pb;
+    const inspect_row *a = *(const inspect_row *const *)pa;
+    const inspect_row *b = *(const inspect_row *const *)pb;
     int cmp = (b->f.regs > a->f.regs) - (b->f.regs < a->f.regs);
     return cmp != 0 ? cmp : tie_break(a, b);
 }
 
 static int by_smem(const void *pa, const void *pb)
 {
-    const inspect_row *a = pa;
-    const inspect_row *b = pb;
+    const inspect_row *a = *(const inspect_row *const *)pa;
+    const inspect_row *b = *(const inspect_row *const *)pb;
     int cmp = (b->f.smem_bytes > a->f.smem_bytes) - (b->f.smem_bytes < a->f.smem_bytes);
     return cmp != 0 ? cmp : tie_break(a, b);
 }
 
 static int by_name(const void *pa, const void *pb)
 {
-    return tie_break(pa, pb);
+    return tie_break(*(const inspect_row *const *)pa, *(const inspect_row *const *)pb);
+}
+
+/* Sorts the rows through an array of pointers (a row is ~270 bytes; qsort
+   would move them, and glibc's would copy them all into a buffer), then
+   puts each row in its place by following the permutation's cycles. */
+static bool sort_rows(inspect_result *r, int (*order)(const void *, const void *))
+{
+    size_t n = r->row_count;
+    inspect_row **sorted = malloc((n > 0 ? n : 1) * sizeof *sorted);
+    size_t *from = malloc((n > 0 ? n : 1) * sizeof *from);
+    if (sorted == NULL || from == NULL) {
+        free(sorted);
+        free(from);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = &r->rows[i];
+    }
+    qsort(sorted, n, sizeof *sorted, order);
+    for (size_t i = 0; i < n; i++) {
+        from[i] = (size_t)(sorted[i] - r->rows); /* position i takes row from[i] */
+    }
+    free(sorted);
+    for (size_t start = 0; start < n; start++) {
+        if (from[start] == start) {
+            continue;
+        }
+        inspect_row held = r->rows[start];
+        size_t at = start;
+        while (from[at] != start) {
+            size_t next = from[at];
+            r->rows[at] = r->rows[next];
+            from[at] = at;
+            at = next;
+        }
+        r->rows[at] = held;
+        from[at] = at;
+    }
+    free(from);
+    return true;
 }
 
 /* Keeps the rows whose printed name matches --filter. */
@@ -314,7 +357,12 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
     if (code == EXIT_OK) {
         static int (*const order[])(const void *, const void *) = {by_occupancy, by_regs,
                                                                     by_smem, by_name};
-        qsort(r.rows, r.row_count, sizeof *r.rows, order[o->sort]);
+        if (!sort_rows(&r, order[o->sort])) {
+            inspect_result_free(&r);
+            free(opt_argv);
+            free(files);
+            return cli_fail(io, "inspect", EXIT_DATA, "out of memory");
+        }
         double sorted = inspect_now();
         switch (o->output) {
         case INSPECT_OUT_JSON: inspect_print_json(io->out, &r, o); break;
@@ -325,9 +373,11 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
         fflush(io->out);
         if (getenv("OCC_INSPECT_TIMING") != NULL) {
             fprintf(io->err, "occ inspect: seconds: split %.3f, read %.3f, scanned sections "
-                    "%.3f, merge %.3f, filter and sort %.3f, output %.3f\n", r.split_seconds,
-                    r.read_seconds, r.scanned_seconds, r.merge_seconds, sorted - start,
-                    inspect_now() - sorted);
+                    "%.3f, merge %.3f, names %.3f, filter and sort %.3f, output %.3f; "
+                    "%zu distinct names; threads waited %.3f s for large buffers\n",
+                    r.split_seconds, r.read_seconds, r.scanned_seconds, r.merge_seconds,
+                    r.names_seconds, sorted - start, inspect_now() - sorted, r.name_count,
+                    r.pool_wait_seconds);
         }
     }
     inspect_result_free(&r);

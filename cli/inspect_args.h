@@ -39,10 +39,37 @@ typedef struct inspect_options {
     int jobs;               /* --jobs; 0: every core */
 } inspect_options;
 
+/* One distinct function name, kept once however many rows carry it
+   (inspect_names.c). */
+typedef struct inspect_name {
+    const char *mangled;    /* NUL-terminated */
+    const char *printed;    /* demangled, or `mangled` itself */
+    char *demangled;        /* the demangler's copy, or NULL */
+    uint64_t hash;          /* inspect_name_hash of mangled */
+    uint32_t rank;          /* position of printed among all printed names */
+    size_t length;          /* bytes of mangled */
+} inspect_name;
+
+typedef struct inspect_names inspect_names;
+
+/* FNV-1a (64-bit) of a name. */
+uint64_t inspect_name_hash(const char *name, size_t len);
+inspect_names *inspect_names_create(void);
+/* The one copy of `name` (len bytes, hash from inspect_name_hash), added if
+   new; safe to call from several threads; NULL when out of memory. */
+const inspect_name *inspect_names_add(inspect_names *t, const char *name, size_t len,
+                                      uint64_t hash);
+/* After the last add: demangles every name (if `demangle`) on `jobs`
+   threads and ranks them by printed name. False when out of memory. */
+bool inspect_names_finish(inspect_names *t, bool demangle, int jobs);
+size_t inspect_names_count(const inspect_names *t);
+void inspect_names_free(inspect_names *t);
+
 /* One distinct function (duplicates merged into `count`). */
 typedef struct inspect_row {
     insp_function f;        /* f.name is unused here: see mangled */
-    const char *mangled;    /* NUL-terminated, in an arena */
+    const inspect_name *interned; /* the names below, and their rank */
+    const char *mangled;    /* NUL-terminated, in the names table */
     const char *name;       /* what is printed: demangled unless --mangled */
     int count;              /* identical copies found (containers, files) */
     int section;            /* inspect_result.sections[] index of the ELF section the
@@ -83,12 +110,15 @@ typedef struct inspect_result {
     char **sections;        /* names of the host ELF sections read (".nv_fatbin") */
     int section_count;
     insp_format *file_formats;
-    void *arenas;           /* where the names live (inspect_collect.c) */
+    inspect_names *names;   /* where the names live */
     /* Wall seconds of each step, printed when OCC_INSPECT_TIMING is set. */
     double split_seconds;   /* mapping files, walking container and entry headers */
     double read_seconds;    /* the threads' round over entries and section scans */
     double scanned_seconds; /* containers found by the scans: walk and read */
     double merge_seconds;   /* merging the threads' rows and duplicates */
+    double names_seconds;   /* demangling and ranking the distinct names */
+    size_t name_count;      /* distinct mangled names */
+    double pool_wait_seconds; /* threads' seconds waiting for a large buffer */
 } inspect_result;
 
 /* Reads every file (in parallel); on failure prints one line naming the

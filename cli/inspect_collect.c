@@ -10,7 +10,8 @@
  * pages of each entry or scanned part are dropped once read (MADV_DONTNEED on
  * a read-only private file mapping only forgets them; a later read maps them
  * again from the page cache), each thread reuses one decompression buffer and
- * decompressor, and only the compact rows are kept.
+ * decompressor, and only the compact rows are kept, each distinct name once
+ * (inspect_names.c).
  */
 /* madvise(MADV_DONTNEED) is a Linux/BSD call, not POSIX (whose
    posix_madvise(POSIX_MADV_DONTNEED) glibc ignores). */
@@ -32,7 +33,6 @@
 /* A buffer larger than this is released after each task, so that sixteen
    threads do not each keep the largest entry they ever saw. */
 #define SCRATCH_KEEP_BYTES (2u << 20)
-#define ARENA_BLOCK_BYTES (1u << 20)
 /* Data sections are scanned for containers in parts of this size, in
    parallel (libcublasLt.so.13 has ~260 MB of them); small, since each
    thread holds its part's pages until it is scanned. */
@@ -41,11 +41,20 @@
    of this size rather than one system call per entry. */
 #define DROP_STEP_BYTES (16u << 20)
 #define MAX_SECTIONS 256
-/* Entries larger than SCRATCH_KEEP_BYTES (about 10% of libcublasLt.so.13's
-   5,832 cubins, up to 16 MB decompressed; the median is 5 KB) share this many bytes of buffers between
-   all threads: a thread waits rather than push the peak memory of sixteen
-   threads past it. */
-#define LARGE_SCRATCH_BUDGET_BYTES (32u << 20)
+/* Entries larger than SCRATCH_KEEP_BYTES share this many bytes of buffers
+   between all threads: a thread waits rather than push the peak memory past
+   it. Such entries hold most of the work: 385 of libcublasLt.so.13's 5,832
+   zstd cubins (up to 16 MB each) and 596 of libtorch_cuda.so's 2,789 (up to
+   64 MB) are above 2 MB. The budget sets how many are decompressed at once;
+   measured on the H200 machine (16 cores, docs/results/inspect-h200/
+   sweep.log), 32/64/96/128/192 MB gave libcublasLt.so.13 0.65/0.40/0.32/
+   0.28/0.26 s at 109/141/168/202/264 MiB and libtorch_cuda.so 1.62/0.89/0.68/
+   0.62/0.56 s at 135/160/193/226/291 MiB: 96 MB is the largest that keeps
+   both well under 256 MB. A build may set another (-D). */
+#ifndef OCC_LARGE_SCRATCH_BUDGET_MB
+#define OCC_LARGE_SCRATCH_BUDGET_MB 96
+#endif
+#define LARGE_SCRATCH_BUDGET_BYTES ((size_t)OCC_LARGE_SCRATCH_BUDGET_MB << 20)
 
 #define LARGE_POOL_BUFFERS 32
 
@@ -86,20 +95,13 @@ typedef struct task {
     size_t found_count, found_cap;
 } task;
 
-typedef struct arena_block {
-    struct arena_block *next;
-    size_t used;
-    size_t cap;
-    char bytes[];
-} arena_block;
-
 typedef struct worker {
     struct collector *c;
     pthread_t thread;
     inspect_row *rows;
     size_t row_count, row_cap;
     size_t functions_read;
-    arena_block *arena;
+    double pool_wait_seconds;
     inspect_nodata nodata[INSPECT_MAX_NODATA];
     int nodata_count;
     int entries_skipped;
@@ -119,7 +121,7 @@ typedef struct collector {
     pthread_mutex_t error_lock;
     char error[512];      /* the first failure: "FILE: offset N: reason" */
     long page_bytes;
-    arena_block *arenas;  /* handed over from the workers */
+    inspect_names *names; /* every function name, once */
     pthread_mutex_t budget_lock;
     pthread_cond_t budget_freed;
     large_buffer pool[LARGE_POOL_BUFFERS]; /* buffers for large entries, reused;
@@ -161,26 +163,6 @@ static void set_error(collector *c, const char *path, size_t offset, const char 
         atomic_store(&c->failed, true);
     }
     pthread_mutex_unlock(&c->error_lock);
-}
-
-static char *arena_copy(worker *w, const char *text, size_t len)
-{
-    if (w->arena == NULL || w->arena->cap - w->arena->used < len + 1) {
-        size_t cap = len + 1 > ARENA_BLOCK_BYTES ? len + 1 : ARENA_BLOCK_BYTES;
-        arena_block *b = malloc(sizeof *b + cap);
-        if (b == NULL) {
-            return NULL;
-        }
-        b->next = w->arena;
-        b->used = 0;
-        b->cap = cap;
-        w->arena = b;
-    }
-    char *out = w->arena->bytes + w->arena->used;
-    memcpy(out, text, len);
-    out[len] = '\0';
-    w->arena->used += len + 1;
-    return out;
 }
 
 /* Can a cubin for (sm, suffix) run on the device? Same major, minor not
@@ -284,14 +266,12 @@ static size_t identity_numbers(const insp_function *f, int out[24])
     return sizeof v / sizeof v[0];
 }
 
-/* FNV-1a (64-bit) over the mangled name and the numbers: duplicates are
-   found by sorting on it, comparing names only where hashes are equal. */
+/* FNV-1a (64-bit) over the mangled name (continued from the name's own
+   hash) and the numbers: duplicates are found by it, comparing names only
+   where hashes are equal. */
 static uint64_t identity_hash(const inspect_row *row)
 {
-    uint64_t h = 14695981039346656037ull;
-    for (const unsigned char *p = (const unsigned char *)row->mangled; *p != '\0'; p++) {
-        h = (h ^ *p) * 1099511628211ull;
-    }
+    uint64_t h = row->interned->hash;
     int numbers[24];
     size_t n = identity_numbers(&row->f, numbers);
     for (size_t i = 0; i < n; i++) {
@@ -328,23 +308,15 @@ static void on_function(void *context, const insp_function *f)
     row->f.name = NULL;
     row->count = 1;
     row->section = w->section;
-    row->mangled = arena_copy(w, f->name, f->name_len);
-    if (row->mangled == NULL) {
+    /* demangled later, once per distinct name (inspect_names_finish) */
+    row->interned = inspect_names_add(w->c->names, f->name, f->name_len,
+                                      inspect_name_hash(f->name, f->name_len));
+    if (row->interned == NULL) {
         w->failed = true;
         return;
     }
+    row->mangled = row->interned->mangled;
     row->name = row->mangled;
-    if (!opts->mangled) {
-        char *demangled = insp_demangle(row->mangled);
-        if (demangled != NULL) {
-            row->name = arena_copy(w, demangled, strlen(demangled));
-            free(demangled);
-            if (row->name == NULL) {
-                w->failed = true;
-                return;
-            }
-        }
-    }
     row->identity = identity_hash(row);
     compute_occupancy(row, opts);
     w->row_count++;
@@ -446,7 +418,7 @@ static int empty_slot(const collector *c)
  * buffer per entry costs. Returns the pool index, POOL_OUT_OF_MEMORY, or,
  * unless `wait`, POOL_BUSY where it would have to wait.
  */
-static int acquire_buffer(collector *c, size_t bytes, bool wait)
+static int acquire_buffer(collector *c, size_t bytes, bool wait, double *waited)
 {
     pthread_mutex_lock(&c->budget_lock);
     int got = -1;
@@ -484,7 +456,9 @@ static int acquire_buffer(collector *c, size_t bytes, bool wait)
             got = POOL_BUSY;
             break;
         }
+        double asleep = inspect_now();
         pthread_cond_wait(&c->budget_freed, &c->budget_lock);
+        *waited += inspect_now() - asleep;
     }
     if (got >= 0) {
         c->pool[got].in_use = true;
@@ -523,7 +497,7 @@ static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wa
     if (need <= SCRATCH_KEEP_BYTES) {
         return insp_fatbin_entry_parse(data, size, &c->opts->arch, &w->scratch, &sink, err);
     }
-    int index = acquire_buffer(c, need, wait);
+    int index = acquire_buffer(c, need, wait, &w->pool_wait_seconds);
     if (index == POOL_BUSY) {
         *deferred = true;
         return true;
@@ -883,25 +857,17 @@ static int open_input(collector *c, int index, const cli_io *io)
     return EXIT_OK;
 }
 
-/* Orders rows so that identical functions sit together: by hash first, so
-   that names are compared only between likely duplicates. */
-static int compare_identity(const void *a, const void *b)
+/* The same function: same arch, name and every number. */
+static bool same_identity(const inspect_row *x, const inspect_row *y)
 {
-    const inspect_row *x = a;
-    const inspect_row *y = b;
-    if (x->identity != y->identity) {
-        return x->identity < y->identity ? -1 : 1;
+    if (x->identity != y->identity || x->interned != y->interned) {
+        return false;
     }
     int xv[24];
     int yv[24];
     size_t n = identity_numbers(&x->f, xv);
     identity_numbers(&y->f, yv);
-    for (size_t i = 0; i < n; i++) {
-        if (xv[i] != yv[i]) {
-            return xv[i] < yv[i] ? -1 : 1;
-        }
-    }
-    return strcmp(x->mangled, y->mangled);
+    return memcmp(xv, yv, n * sizeof xv[0]) == 0;
 }
 
 static int compare_nodata(const void *a, const void *b)
@@ -917,13 +883,56 @@ static int compare_nodata(const void *a, const void *b)
     return (x->suffix > y->suffix) - (x->suffix < y->suffix);
 }
 
-static int merge_workers(collector *c, worker *workers, int count, inspect_result *out)
+/* Merges identical rows into the first of them, through a hash table of row
+   indices keyed by identity: no sort of the (large) rows is needed. */
+static bool merge_duplicates(inspect_row *rows, size_t n, size_t *kept_out)
+{
+    size_t cap = 16;
+    while (cap < 2 * n) {
+        cap *= 2;
+    }
+    size_t *slots = malloc(cap * sizeof *slots);
+    if (slots == NULL) {
+        return false;
+    }
+    memset(slots, 0xFF, cap * sizeof *slots); /* SIZE_MAX: empty */
+    for (size_t i = 0; i < n; i++) {
+        size_t at = (size_t)rows[i].identity & (cap - 1);
+        for (; slots[at] != SIZE_MAX; at = (at + 1) & (cap - 1)) {
+            inspect_row *first = &rows[slots[at]];
+            if (same_identity(first, &rows[i])) {
+                first->count += rows[i].count;
+                /* the section named is the first in file order, whichever thread read it */
+                if (rows[i].section >= 0 && (first->section < 0 || rows[i].section < first->section)) {
+                    first->section = rows[i].section;
+                }
+                rows[i].count = 0; /* merged */
+                break;
+            }
+        }
+        if (slots[at] == SIZE_MAX) {
+            slots[at] = i;
+        }
+    }
+    free(slots);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].count > 0) {
+            rows[kept++] = rows[i];
+        }
+    }
+    *kept_out = kept;
+    return true;
+}
+
+static int merge_workers(worker *workers, int count, inspect_result *out)
 {
     size_t total = 0;
     for (int i = 0; i < count; i++) {
         total += workers[i].row_count;
         out->functions_read += workers[i].functions_read;
         out->entries_skipped += workers[i].entries_skipped;
+        out->pool_wait_seconds += workers[i].pool_wait_seconds;
     }
     out->rows = malloc((total > 0 ? total : 1) * sizeof *out->rows);
     if (out->rows == NULL) {
@@ -936,6 +945,7 @@ static int merge_workers(collector *c, worker *workers, int count, inspect_resul
             memcpy(out->rows + n, w->rows, w->row_count * sizeof *w->rows);
         }
         n += w->row_count;
+        /* freed as copied: the rows are held twice only one worker's worth */
         free(w->rows);
         w->rows = NULL;
         w->row_count = 0;
@@ -953,33 +963,26 @@ static int merge_workers(collector *c, worker *workers, int count, inspect_resul
                 out->nodata[out->nodata_count++] = *add;
             }
         }
-        /* keep the names alive: chain the worker's arena onto the collector's */
-        while (w->arena != NULL) {
-            arena_block *b = w->arena;
-            w->arena = b->next;
-            b->next = c->arenas;
-            c->arenas = b;
-        }
     }
     /* in an order that does not depend on which thread read what */
     qsort(out->nodata, (size_t)out->nodata_count, sizeof *out->nodata, compare_nodata);
-    qsort(out->rows, n, sizeof *out->rows, compare_identity);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (kept > 0 && compare_identity(&out->rows[kept - 1], &out->rows[i]) == 0) {
-            inspect_row *first = &out->rows[kept - 1];
-            first->count++;
-            /* the section named is the first in file order, whichever thread read it */
-            if (out->rows[i].section >= 0 &&
-                (first->section < 0 || out->rows[i].section < first->section)) {
-                first->section = out->rows[i].section;
-            }
-        } else {
-            out->rows[kept++] = out->rows[i];
-        }
+    if (!merge_duplicates(out->rows, n, &out->row_count)) {
+        return EXIT_DATA;
     }
-    out->row_count = kept;
     return EXIT_OK;
+}
+
+/* Demangles and ranks the distinct names, then points each row at its own. */
+static bool finish_names(collector *c, int jobs, inspect_result *out)
+{
+    if (!inspect_names_finish(c->names, !c->opts->mangled, jobs)) {
+        return false;
+    }
+    for (size_t i = 0; i < out->row_count; i++) {
+        out->rows[i].name = out->rows[i].interned->printed;
+    }
+    out->name_count = inspect_names_count(c->names);
+    return true;
 }
 
 /* Runs tasks [round_start, task_count) on up to `jobs` threads. */
@@ -1029,13 +1032,16 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
     memset(&c, 0, sizeof c);
     c.opts = opts;
     c.page_bytes = sysconf(_SC_PAGESIZE);
+    c.names = inspect_names_create();
+    out->names = c.names;
     pthread_mutex_init(&c.error_lock, NULL);
     pthread_mutex_init(&c.budget_lock, NULL);
     pthread_cond_init(&c.budget_freed, NULL);
     c.files = calloc((size_t)file_count, sizeof *c.files);
     out->file_names = calloc((size_t)file_count, sizeof *out->file_names);
     out->file_formats = calloc((size_t)file_count, sizeof *out->file_formats);
-    int code = c.files != NULL && out->file_names != NULL && out->file_formats != NULL
+    int code = c.files != NULL && out->file_names != NULL && out->file_formats != NULL &&
+                       c.names != NULL
                    ? EXIT_OK
                    : cli_fail(io, "inspect", EXIT_DATA, "out of memory");
     out->file_count = file_count;
@@ -1078,18 +1084,26 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
         *(round == 0 ? &out->read_seconds : &out->scanned_seconds) = now - start;
         start = now;
     }
+    /* the buffers go before the merge, which holds the rows twice for a while */
+    for (int i = 0; workers != NULL && i < jobs; i++) {
+        insp_scratch_free(&workers[i].scratch);
+    }
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        free(c.pool[i].data);
+    }
     if (code == EXIT_OK) {
-        code = merge_workers(&c, workers, jobs, out);
+        code = merge_workers(workers, jobs, out) == EXIT_OK
+                   ? EXIT_OK
+                   : cli_fail(io, "inspect", EXIT_DATA, "out of memory");
         out->merge_seconds = inspect_now() - start;
     }
+    start = inspect_now();
+    if (code == EXIT_OK && !finish_names(&c, jobs, out)) {
+        code = cli_fail(io, "inspect", EXIT_DATA, "out of memory");
+    }
+    out->names_seconds = inspect_now() - start;
     for (int i = 0; workers != NULL && i < jobs; i++) {
         free(workers[i].rows);
-        insp_scratch_free(&workers[i].scratch);
-        while (workers[i].arena != NULL) {
-            arena_block *b = workers[i].arena;
-            workers[i].arena = b->next;
-            free(b);
-        }
     }
     free(workers);
     for (int i = 0; c.files != NULL && i < file_count; i++) {
@@ -1106,12 +1120,8 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
     free(c.tasks);
     free(c.deferred);
     pthread_mutex_destroy(&c.error_lock);
-    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
-        free(c.pool[i].data);
-    }
     pthread_mutex_destroy(&c.budget_lock);
     pthread_cond_destroy(&c.budget_freed);
-    out->arenas = c.arenas;
     out->sections = calloc((size_t)c.section_count + 1, sizeof *out->sections);
     if (out->sections != NULL) {
         memcpy(out->sections, c.section_names, (size_t)c.section_count * sizeof(char *));
@@ -1136,11 +1146,6 @@ void inspect_result_free(inspect_result *r)
     free(r->rows);
     free(r->file_names);
     free(r->file_formats);
-    arena_block *b = r->arenas;
-    while (b != NULL) {
-        arena_block *next = b->next;
-        free(b);
-        b = next;
-    }
+    inspect_names_free(r->names);
     memset(r, 0, sizeof *r);
 }
