@@ -61,6 +61,19 @@ static const char *symbol_name(const cubin_reader *r, uint32_t offset, size_t *l
     return name;
 }
 
+/* A table the reader indexes into must lie in the file: in range, and not
+   SHT_NOBITS (whose offset points at no bytes of the file). */
+static bool table_in_file(const elf64_file *elf, const elf64_section *s, uint32_t index,
+                          const char *what, insp_error *err)
+{
+    if (s->type == ELF_SHT_NOBITS && s->size > 0) {
+        return insp_fail(err, (size_t)(elf->shoff + (uint64_t)index * ELF64_SHDR_BYTES),
+                         "the %s (section %u) has no bytes in the file (SHT_NOBITS)", what,
+                         index);
+    }
+    return elf64_section_fits(elf, s, index, err);
+}
+
 static bool find_tables(cubin_reader *r, insp_error *err)
 {
     const elf64_file *elf = &r->elf;
@@ -70,7 +83,7 @@ static bool find_tables(cubin_reader *r, insp_error *err)
         size_t len;
         const char *name = elf64_section_name(elf, &s, &len);
         if (s.type == ELF_SHT_SYMTAB && r->symtab == NULL) {
-            if (!elf64_section_fits(elf, &s, i, err)) {
+            if (!table_in_file(elf, &s, i, "symbol table", err)) {
                 return false;
             }
             if (s.link >= elf->shnum) {
@@ -79,7 +92,7 @@ static bool find_tables(cubin_reader *r, insp_error *err)
             }
             elf64_section strings;
             elf64_section_at(elf, s.link, &strings);
-            if (!elf64_section_fits(elf, &strings, s.link, err)) {
+            if (!table_in_file(elf, &strings, s.link, "string table", err)) {
                 return false;
             }
             r->symtab = elf->data + s.offset;
