@@ -28,7 +28,7 @@ static const cli_option options[] = {
     {"mangled", false, "", "print mangled names"},
     {"functions", false, "", "list device functions too, not only kernels"},
     {"all", false, "", "also read __nv_relfatbin (pre-link code of -rdc builds)"},
-    {"jobs", true, "N", "threads to read with (default: every core)"},
+    {"jobs", true, "N", "threads to read with (default: every core, at most 32)"},
     {"help", false, "", "show this help"},
 };
 enum {

@@ -36,8 +36,16 @@ typedef struct inspect_options {
     bool mangled;           /* --mangled: print raw names */
     bool functions;         /* --functions: device functions too */
     bool relfatbin;         /* --all: also __nv_relfatbin */
-    int jobs;               /* --jobs; 0: every core */
+    int jobs;               /* --jobs; 0: inspect_default_jobs() */
 } inspect_options;
+
+/* Threads when --jobs is not given: every core, at most
+   INSPECT_DEFAULT_JOBS_MAX. Each thread keeps a decompression buffer of up
+   to 2 MB beside the shared 96 MB pool, so the cap keeps peak memory under
+   256 MB on machines with many cores (measured: 171-195 MiB at 16 threads,
+   docs/results/inspect-h200); --jobs N asks for more. */
+#define INSPECT_DEFAULT_JOBS_MAX 32
+int inspect_default_jobs(void);
 
 /* One distinct function name, kept once however many rows carry it
    (inspect_names.c). */

@@ -1052,10 +1052,7 @@ int inspect_collect(char **files, int file_count, const inspect_options *opts,
         out->file_names[i] = files[i];
         out->file_formats[i] = c.files[i].format;
     }
-    int jobs = opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (jobs < 1) {
-        jobs = 1;
-    }
+    int jobs = opts->jobs > 0 ? opts->jobs : inspect_default_jobs();
     worker *workers = calloc((size_t)jobs, sizeof *workers);
     if (code == EXIT_OK && workers == NULL) {
         code = cli_fail(io, "inspect", EXIT_DATA, "out of memory");
@@ -1148,4 +1145,13 @@ void inspect_result_free(inspect_result *r)
     free(r->file_formats);
     inspect_names_free(r->names);
     memset(r, 0, sizeof *r);
+}
+
+int inspect_default_jobs(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) {
+        return 1;
+    }
+    return cores > INSPECT_DEFAULT_JOBS_MAX ? INSPECT_DEFAULT_JOBS_MAX : (int)cores;
 }

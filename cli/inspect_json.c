@@ -278,8 +278,8 @@ void inspect_print_json(FILE *out, const inspect_result *r, const inspect_option
     json_stream_lit(s, "],\n\"entries_skipped\":");
     json_stream_int(s, r->entries_skipped);
     json_stream_lit(s, ",\n\"functions\":[\n");
-    int jobs = opts->jobs > 0 ? opts->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    write_functions(s, r, jobs > 1 ? jobs : 1);
+    int jobs = opts->jobs > 0 ? opts->jobs : inspect_default_jobs();
+    write_functions(s, r, jobs);
     json_stream_lit(s, "]}\n");
     json_stream_flush(s);
 }
