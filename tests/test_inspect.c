@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "cli_harness.h"
 #include "inspect_args.h"
 
 /* ------------------------------------------------------------------------ */
@@ -501,52 +502,6 @@ static void corrupt_test(void **state)
 /* The command                                                              */
 /* ------------------------------------------------------------------------ */
 
-static struct {
-    int code;
-    char *out;
-    char *err;
-} last;
-
-static char *slurp(FILE *f)
-{
-    fflush(f);
-    long size = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)size + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
-    text[size] = '\0';
-    return text;
-}
-
-static int run_occ(const char *const *args)
-{
-    char *argv[24];
-    int argc = 0;
-    argv[argc++] = strdup("occ");
-    for (; args[argc - 1] != NULL; argc++) {
-        argv[argc] = strdup(args[argc - 1]);
-    }
-    argv[argc] = NULL;
-    FILE *in = tmpfile();
-    FILE *out = tmpfile();
-    FILE *err = tmpfile();
-    const cli_io io = {in, out, err};
-    free(last.out);
-    free(last.err);
-    last.code = cli_main(argc, argv, &io);
-    last.out = slurp(out);
-    last.err = slurp(err);
-    fclose(in);
-    fclose(out);
-    fclose(err);
-    for (int i = 0; i < argc; i++) {
-        free(argv[i]);
-    }
-    return last.code;
-}
-
-#define OCC(...) run_occ((const char *const[]){__VA_ARGS__, NULL})
 
 static const char *fixture(const char *name)
 {
@@ -561,7 +516,7 @@ static const char *fixture(const char *name)
 static void cli_output_test(void **state)
 {
     (void)state;
-    assert_int_equal(OCC("inspect", "--json", "--arch", "sm_90", fixture("all.fatbin")), 0);
+    assert_int_equal(OCC(NULL, "inspect", "--json", "--arch", "sm_90", fixture("all.fatbin")), 0);
     json_error_t jerr;
     json_t *doc = json_loads(last.out, 0, &jerr);
     if (doc == NULL) {
@@ -599,25 +554,25 @@ static void cli_output_test(void **state)
     }
     json_decref(doc);
 
-    assert_int_equal(OCC("inspect", "--csv", "--gpu", "H200", "--threads", "256",
+    assert_int_equal(OCC(NULL, "inspect", "--csv", "--gpu", "H200", "--threads", "256",
                          fixture("all.fatbin")), 0);
     assert_true(strncmp(last.out, "arch,name,regs,smem,stack,", 26) == 0);
     assert_non_null(strstr(last.out, "\nsm_90a,bounded(float*),10,4096,0,"));
     /* sm_75 code does not run on an H200: no occupancy for it */
     assert_non_null(strstr(last.out, "arch does not run on this GPU"));
 
-    assert_int_equal(OCC("inspect", "--filter", "^bounded", "--mangled", fixture("app")), 0);
+    assert_int_equal(OCC(NULL, "inspect", "--filter", "^bounded", "--mangled", fixture("app")), 0);
     assert_null(strstr(last.out, "bounded"));      /* mangled names do not start so */
-    assert_int_equal(OCC("inspect", "--filter", "^bounded", fixture("app")), 0);
+    assert_int_equal(OCC(NULL, "inspect", "--filter", "^bounded", fixture("app")), 0);
     assert_non_null(strstr(last.out, "bounded(float*)"));
     assert_non_null(strstr(last.out, "1 PTX entry for sm_120: no resource data"));
 
-    assert_int_equal(OCC("inspect", "--summary", fixture("all.fatbin"), fixture("speed.fatbin")),
+    assert_int_equal(OCC(NULL, "inspect", "--summary", fixture("all.fatbin"), fixture("speed.fatbin")),
                      0);
     assert_non_null(strstr(last.out, "Kernels by binding limiter"));
     assert_non_null(strstr(last.out, "[x2]")); /* sm_80/sm_90 kernels in both files */
 
-    assert_int_equal(OCC("inspect", fixture("all.log")), 0);
+    assert_int_equal(OCC(NULL, "inspect", fixture("all.log")), 0);
     assert_non_null(strstr(last.out, "void dynamic_smem<float>(float*)"));
 }
 
@@ -633,18 +588,18 @@ static void cli_errors_test(void **state)
     fwrite(data, 1, size / 2, f); /* truncated */
     fclose(f);
     free(data);
-    assert_int_equal(OCC("inspect", path), EXIT_DATA);
+    assert_int_equal(OCC(NULL, "inspect", path), EXIT_DATA);
     assert_non_null(strstr(last.err, path));
     assert_non_null(strstr(last.err, "offset 0: fatbin declares"));
     assert_int_equal(strchr(last.err, '\n') - last.err + 1, (long)strlen(last.err)); /* one line */
     unlink(path);
-    assert_int_equal(OCC("inspect", "--sort", "size", fixture("app")), EXIT_USAGE);
-    assert_int_equal(OCC("inspect", "--arch", "gfx90", fixture("app")), EXIT_USAGE);
-    assert_int_equal(OCC("inspect", "--json", "--csv", fixture("app")), EXIT_USAGE);
-    assert_int_equal(OCC("inspect", "--filter", "(", fixture("app")), EXIT_USAGE);
-    assert_int_equal(OCC("inspect", "/nonexistent/x.cubin"), EXIT_DATA);
-    assert_int_equal(OCC("inspect", fixture("speed.err")), EXIT_DATA); /* empty */
-    assert_int_equal(OCC("inspect", "--help"), EXIT_OK);
+    assert_int_equal(OCC(NULL, "inspect", "--sort", "size", fixture("app")), EXIT_USAGE);
+    assert_int_equal(OCC(NULL, "inspect", "--arch", "gfx90", fixture("app")), EXIT_USAGE);
+    assert_int_equal(OCC(NULL, "inspect", "--json", "--csv", fixture("app")), EXIT_USAGE);
+    assert_int_equal(OCC(NULL, "inspect", "--filter", "(", fixture("app")), EXIT_USAGE);
+    assert_int_equal(OCC(NULL, "inspect", "/nonexistent/x.cubin"), EXIT_DATA);
+    assert_int_equal(OCC(NULL, "inspect", fixture("speed.err")), EXIT_DATA); /* empty */
+    assert_int_equal(OCC(NULL, "inspect", "--help"), EXIT_OK);
     assert_non_null(strstr(last.out, "example:"));
 }
 

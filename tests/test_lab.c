@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "cli_harness.h"
 #include "lab.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
@@ -335,41 +336,6 @@ static void records_test(void **state)
 
 /* ---------------------------------------------------------- occ lab --- */
 
-static struct {
-    int code;
-    char out[65536];
-    char err[4096];
-} last;
-
-static void slurp(FILE *f, char *buf, size_t cap)
-{
-    rewind(f);
-    size_t n = fread(buf, 1, cap - 1, f);
-    buf[n] = '\0';
-}
-
-static int run_occ(const char *const *args)
-{
-    char *argv[16];
-    int argc = 0;
-    argv[argc++] = strdup("occ");
-    for (; args[argc - 1] != NULL; argc++) {
-        argv[argc] = strdup(args[argc - 1]);
-    }
-    FILE *in = tmpfile(), *out = tmpfile(), *err = tmpfile();
-    const cli_io io = {in, out, err};
-    last.code = cli_main(argc, argv, &io);
-    slurp(out, last.out, sizeof last.out);
-    slurp(err, last.err, sizeof last.err);
-    fclose(in);
-    fclose(out);
-    fclose(err);
-    for (int i = 0; i < argc; i++) {
-        free(argv[i]);
-    }
-    return last.code;
-}
-#define OCC(...) run_occ((const char *const[]){__VA_ARGS__, NULL})
 
 static const char *fixture(void)
 {
@@ -379,15 +345,6 @@ static const char *fixture(void)
     return path;
 }
 
-static int line_count(const char *text)
-{
-    int n = 0;
-    for (; *text != '\0'; text++) {
-        n += *text == '\n';
-    }
-    return n;
-}
-
 /* lab-cli-1: saved records analysed without a GPU; the verdict lines end
    the output with the rows worked out in residency_summary_test's shape
    (A fastest at 100 GB/s, half the 200 GB/s ceiling; C lowest within 10%;
@@ -395,15 +352,15 @@ static int line_count(const char *text)
 static void cli_records_test(void **state)
 {
     (void)state;
-    assert_int_equal(OCC("lab", "residency", "--records", fixture()), EXIT_OK);
+    assert_int_equal(OCC(NULL, "lab", "residency", "--records", fixture()), EXIT_OK);
     assert_non_null(strstr(last.out, "fastest: A at 100% occupancy, 100 GB/s, 50.0% of"));
     assert_non_null(strstr(last.out, "lowest occupancy within 10% of the fastest: C at 50.0%"));
     assert_non_null(strstr(last.out, "A at 100.0% and B at 25.0% occupancy (4x apart), time "
                                      "ratio 1.20"));
-    assert_int_equal(OCC("lab", "residency", "--records", fixture(), "--json"), EXIT_OK);
+    assert_int_equal(OCC(NULL, "lab", "residency", "--records", fixture(), "--json"), EXIT_OK);
     assert_non_null(strstr(last.out, "\"schema\": \"occ.lab\""));
     assert_non_null(strstr(last.out, "\"lowest_occupancy_within_10_percent\": \"C\""));
-    assert_int_equal(OCC("lab", "residency", "--records", fixture(), "--csv"), EXIT_OK);
+    assert_int_equal(OCC(NULL, "lab", "residency", "--records", fixture(), "--csv"), EXIT_OK);
     assert_non_null(strstr(last.out, "\nB,8,0,200000,32,0,2,0.2500,256,0.012000,83.3,0.4167,"));
 }
 
@@ -411,7 +368,7 @@ static void cli_records_test(void **state)
 static void cli_missing_test(void **state)
 {
     (void)state;
-    assert_int_equal(OCC("lab", "timeline", "--records", fixture()), EXIT_DATA);
+    assert_int_equal(OCC(NULL, "lab", "timeline", "--records", fixture()), EXIT_DATA);
     assert_int_equal(line_count(last.err), 1);
     assert_non_null(strstr(last.err, "no timeline launches"));
 }
@@ -422,7 +379,7 @@ static void cli_no_lab_test(void **state)
 {
     (void)state;
     setenv("OCC_LAB", "/nonexistent/occ-lab", 1);
-    assert_int_equal(OCC("lab", "verify"), EXIT_DATA);
+    assert_int_equal(OCC(NULL, "lab", "verify"), EXIT_DATA);
     assert_int_equal(line_count(last.err), 1);
     assert_non_null(strstr(last.err, "occ-lab is not built"));
 
@@ -436,7 +393,7 @@ static void cli_no_lab_test(void **state)
     close(fd);
     assert_int_equal(chmod(script, 0755), 0);
     setenv("OCC_LAB", script, 1);
-    assert_int_equal(OCC("lab", "verify"), EXIT_DATA);
+    assert_int_equal(OCC(NULL, "lab", "verify"), EXIT_DATA);
     assert_int_equal(line_count(last.err), 1);
     assert_non_null(strstr(last.err, "no CUDA GPU present (none here)"));
     unlink(script);
@@ -447,11 +404,11 @@ static void cli_no_lab_test(void **state)
 static void cli_usage_test(void **state)
 {
     (void)state;
-    assert_int_equal(OCC("lab"), EXIT_USAGE);
-    assert_int_equal(OCC("lab", "nonsense"), EXIT_USAGE);
+    assert_int_equal(OCC(NULL, "lab"), EXIT_USAGE);
+    assert_int_equal(OCC(NULL, "lab", "nonsense"), EXIT_USAGE);
     assert_non_null(strstr(last.err, "'nonsense' is not an experiment"));
-    assert_int_equal(OCC("lab", "residency", "--bogus"), EXIT_USAGE);
-    assert_int_equal(OCC("lab", "--help"), EXIT_OK);
+    assert_int_equal(OCC(NULL, "lab", "residency", "--bogus"), EXIT_USAGE);
+    assert_int_equal(OCC(NULL, "lab", "--help"), EXIT_OK);
     assert_non_null(strstr(last.out, "example"));
 }
 
