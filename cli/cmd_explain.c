@@ -90,38 +90,31 @@ static json_t *explanation_json(const occ_device *dev, const occ_kernel *k,
     return doc;
 }
 
-static void print_heading(FILE *out, const char *title)
-{
-    fprintf(out, "\n%s\n", title);
-}
-
+/* The kernel in one line, then libocc's own text (occ_explain_text, the web
+   page's too), each line wrapped: bullets hang by two columns. */
 static void print_explanation(FILE *out, const occ_device *dev, const occ_kernel *k,
-                              const occ_explanation *e)
+                              char *text)
 {
     char arch[16], st[32], dy[32];
     occ_arch_name(dev->cc_major, dev->cc_minor, arch, sizeof arch);
     fprintf(out,
             "%s (%s): %d threads per block, %d registers per thread, %s static + %s "
             "dynamic bytes of shared memory per block\n\n",
-            dev->name, arch, e->result.threads_per_block, k->regs_per_thread,
+            dev->name, arch, k->block_x * k->block_y * k->block_z, k->regs_per_thread,
             cli_group_digits(k->static_smem_bytes, st, sizeof st),
             cli_group_digits(k->dyn_smem_bytes, dy, sizeof dy));
-    cli_print_wrapped(out, e->summary, 0);
-    print_heading(out, "How each resource limits the blocks per SM (* binds)");
-    char line[OCC_EXPLAIN_TEXT_BYTES + 8];
-    for (int i = 0; i < e->step_count; i++) {
-        snprintf(line, sizeof line, "%s %s", e->steps[i].binds ? "*" : "-", e->steps[i].text);
-        cli_print_wrapped(out, line, 2);
+    for (char *line = text; *line != '\0';) {
+        char *end = strchr(line, '\n');
+        if (end != NULL) {
+            *end = '\0';
+        }
+        bool bullet = (line[0] == '*' || line[0] == '-') && line[1] == ' ';
+        cli_print_wrapped(out, line, bullet ? 2 : 0);
+        if (end == NULL) {
+            break;
+        }
+        line = end + 1;
     }
-    print_heading(out, "What is left over");
-    cli_print_wrapped(out, e->waste, 0);
-    print_heading(out, "What would change it");
-    for (int i = 0; i < e->change_count; i++) {
-        snprintf(line, sizeof line, "- %s", e->changes[i].text);
-        cli_print_wrapped(out, line, 2);
-    }
-    print_heading(out, "Does it matter?");
-    cli_print_wrapped(out, e->caution, 0);
 }
 
 int cmd_explain(int argc, char **argv, const cli_io *io)
@@ -144,16 +137,19 @@ int cmd_explain(int argc, char **argv, const cli_io *io)
     if (code != EXIT_OK) {
         return code;
     }
-    occ_explanation e;
     occ_error err;
-    if (occ_explain(&dev, &a.k.kernel, &e, &err) != OCC_OK) {
-        return cli_fail(io, "explain", EXIT_USAGE, "%s", err.message);
-    }
     if (a.json) {
-        json_t *doc = explanation_json(&dev, &a.k.kernel, &e);
-        cli_print_json(io->out, doc);
+        occ_explanation e;
+        if (occ_explain(&dev, &a.k.kernel, &e, &err) != OCC_OK) {
+            return cli_fail(io, "explain", EXIT_USAGE, "%s", err.message);
+        }
+        cli_print_json(io->out, explanation_json(&dev, &a.k.kernel, &e));
     } else {
-        print_explanation(io->out, &dev, &a.k.kernel, &e);
+        static char text[OCC_EXPLAIN_TEXT_MAX];
+        if (occ_explain_text(&dev, &a.k.kernel, text, sizeof text, &err) == 0) {
+            return cli_fail(io, "explain", EXIT_USAGE, "%s", err.message);
+        }
+        print_explanation(io->out, &dev, &a.k.kernel, text);
     }
     return EXIT_OK;
 }
