@@ -370,7 +370,8 @@ typedef struct occ_sweep_point {
    (0 for an unknown axis). */
 int occ_sweep_point_count(const occ_device *device, occ_sweep_axis axis);
 
-/* The kernel's own x on the axis (where Nsight marks the current point). */
+/* The kernel's own x on the axis (where Nsight marks the current point); for
+   shared memory occ_calc's allocation per block, 0 if the kernel is invalid. */
 int occ_sweep_current_value(const occ_device *device, const occ_kernel *kernel,
                             occ_sweep_axis axis);
 

@@ -44,11 +44,6 @@ static int x_at(occ_sweep_axis axis, int i)
     return i;
 }
 
-static int round_up_int(int v, int unit)
-{
-    return unit > 0 ? (v + unit - 1) / unit * unit : v;
-}
-
 int occ_sweep_current_value(const occ_device *d, const occ_kernel *k, occ_sweep_axis axis)
 {
     if (d == NULL || k == NULL) {
@@ -58,10 +53,11 @@ int occ_sweep_current_value(const occ_device *d, const occ_kernel *k, occ_sweep_
     case OCC_SWEEP_REGS: return k->regs_per_thread;
     case OCC_SWEEP_BARRIERS: return k->barriers;
     case OCC_SWEEP_THREADS: return k->block_x * k->block_y * k->block_z;
-    case OCC_SWEEP_SMEM:
-        return round_up_int(k->static_smem_bytes + k->dyn_smem_bytes +
-                                d->smem_reserved_per_block_bytes,
-                            d->smem_alloc_unit_bytes);
+    case OCC_SWEEP_SMEM: {
+        /* The block's allocation as occ_calc makes it (reserve and rounding). */
+        occ_result r;
+        return occ_calc(d, k, &r, NULL) == OCC_OK ? r.smem_per_block_allocated_bytes : 0;
+    }
     }
     return 0;
 }
