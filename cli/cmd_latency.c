@@ -6,6 +6,7 @@
  * needed at this ILP and the ILP needed at this occupancy
  * (occ_latency_predict in libocc; docs/latency-model.md).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "calc_args.h"
@@ -56,67 +57,47 @@ typedef struct latency_args {
     bool help;
 } latency_args;
 
+/* The numeric options: where each goes, its range, and the words for a bad
+   value. */
+typedef struct number_option {
+    int index;
+    size_t offset; /* of the double in latency_args */
+    double lo, hi;
+    const char *what;
+} number_option;
+
+static const number_option numbers[] = {
+    {OPT_WARPS, offsetof(latency_args, warps), 0, 4096, "a warp count from 0 to 4096"},
+    {OPT_ILP, offsetof(latency_args, ilp), 1e-6, 4096, "a count of loads from 0 to 4096"},
+    {OPT_BYTES, offsetof(latency_args, bytes), 1e-6, 4096, "bytes per load from 0 to 4096"},
+    {OPT_RATIO, offsetof(latency_args, ratio), 1, 1000, "a ratio of 1 or more"},
+    {OPT_LATENCY, offsetof(latency_args, latency), 1e-3, 1e9, "a latency in ns above 0"},
+    {OPT_BANDWIDTH, offsetof(latency_args, bandwidth), 1e-3, 1e9, "a bandwidth in GB/s above 0"},
+    {OPT_ALPHA, offsetof(latency_args, alpha), 0, 1e6, "a factor of 0 or more"},
+    {OPT_WARP_RATE, offsetof(latency_args, warp_rate), 0, 1e6, "a rate in GB/s of 0 or more"},
+    {OPT_SPILL, offsetof(latency_args, spill), 0, 1000, "a ratio of 0 or more"},
+};
+
 static int on_option(int index, const char *value, void *context)
 {
     latency_args *a = context;
-    double *target = NULL;
-    double lo = 0, hi = 1e12;
-    const char *what = "a positive number";
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        const number_option *n = &numbers[i];
+        if (n->index != index) {
+            continue;
+        }
+        double *target = (double *)(void *)((char *)a + n->offset);
+        if (!cli_parse_double(value, n->lo, n->hi, target)) {
+            return cli_fail(a->io, "latency", EXIT_USAGE, "option --%s: '%s' is not %s",
+                            options[index].name, value, n->what);
+        }
+        a->warps_given |= index == OPT_WARPS;
+        return EXIT_OK;
+    }
+    long long n;
     switch (index) {
-    case OPT_WARPS:
-        target = &a->warps;
-        hi = 4096;
-        what = "a warp count from 0 to 4096";
-        a->warps_given = true;
-        break;
-    case OPT_ILP:
-        target = &a->ilp;
-        lo = 1e-6;
-        hi = 4096;
-        what = "a count of loads from 0 to 4096";
-        break;
-    case OPT_BYTES:
-        target = &a->bytes;
-        lo = 1e-6;
-        hi = 4096;
-        what = "bytes per load from 0 to 4096";
-        break;
-    case OPT_RATIO:
-        target = &a->ratio;
-        lo = 1;
-        hi = 1000;
-        what = "a ratio of 1 or more";
-        break;
-    case OPT_LATENCY:
-        target = &a->latency;
-        lo = 1e-3;
-        hi = 1e9;
-        what = "a latency in ns above 0";
-        break;
-    case OPT_BANDWIDTH:
-        target = &a->bandwidth;
-        lo = 1e-3;
-        hi = 1e9;
-        what = "a bandwidth in GB/s above 0";
-        break;
-    case OPT_ALPHA:
-        target = &a->alpha;
-        hi = 1e6;
-        what = "a factor of 0 or more";
-        break;
-    case OPT_WARP_RATE:
-        target = &a->warp_rate;
-        hi = 1e6;
-        what = "a rate in GB/s of 0 or more";
-        break;
-    case OPT_SPILL:
-        target = &a->spill;
-        hi = 1000;
-        what = "a ratio of 0 or more";
-        break;
     case OPT_SMS:
-    case OPT_ACTIVE: {
-        long long n;
+    case OPT_ACTIVE:
         if (!cli_parse_int(value, 1, 1024, &n)) {
             return cli_fail(a->io, "latency", EXIT_USAGE,
                             "option --%s: '%s' is not an SM count from 1 to 1024",
@@ -124,25 +105,17 @@ static int on_option(int index, const char *value, void *context)
         }
         *(index == OPT_SMS ? &a->sms : &a->active) = n;
         return EXIT_OK;
-    }
-    case OPT_LIMIT: {
-        long long n;
+    case OPT_LIMIT:
         if (!cli_parse_size(value, &n)) {
             return cli_fail(a->io, "latency", EXIT_USAGE,
                             "option --request-limit: '%s' is not a size in bytes", value);
         }
         a->limit = (double)n;
         return EXIT_OK;
-    }
     case OPT_JSON: a->json = true; return EXIT_OK;
     case OPT_HELP: a->help = true; return EXIT_OK;
     default: return kernel_args_apply("latency", index, value, &a->k, a->io);
     }
-    if (!cli_parse_double(value, lo, hi, target)) {
-        return cli_fail(a->io, "latency", EXIT_USAGE, "option --%s: '%s' is not %s",
-                        options[index].name, value, what);
-    }
-    return EXIT_OK;
 }
 
 static const char *const description =
