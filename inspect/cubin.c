@@ -1,7 +1,7 @@
 /*
  * cubin.c - the functions of one cubin (NVIDIA ELF) and their resources.
  *
- * Where each number lives (BINARY-FORMATS.md; each checked against ptxas -v
+ * Where each number lives (docs/binary-formats.md; each checked against ptxas -v
  * for the same compile by tests/test_inspect.c):
  *   registers        module .nv.info REGCOUNT [symbol, n], else sh_info >> 24
  *                    of .text.<k> (cubins of older toolkits)
@@ -23,7 +23,7 @@
 #define STT_FUNC 2          /* gABI symbol type */
 /* On sm_90+ the driver reserves the first 1 KB of a block's shared memory
    and CUDA 13 cubins include it in .nv.shared.<k>; ptxas -v and the driver
-   report the size without it (BINARY-FORMATS.md, checked by the tests). */
+   report the size without it (docs/binary-formats.md, checked by the tests). */
 #define RESERVED_SMEM_PREFIX_BYTES 1024
 
 typedef struct cubin_reader {

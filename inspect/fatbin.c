@@ -1,5 +1,5 @@
 /*
- * fatbin.c - fatbin containers and their entries (BINARY-FORMATS.md, checked
+ * fatbin.c - fatbin containers and their entries (docs/binary-formats.md, checked
  * against nvcc -fatbin output by tests/test_inspect.c).
  *
  * Container: u32 magic 0xBA55ED50, u16 version 1, u16 header size 16,

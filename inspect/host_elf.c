@@ -5,7 +5,7 @@
  * back to back and 8-aligned; -rdc builds put their pre-link code into
  * `__nv_relfatbin` (cuobjdump shows it only with -all); some libraries keep
  * containers in ordinary data sections (libcufft.so.12: `.ldata`,
- * 16-aligned). BINARY-FORMATS.md; checked on nvcc-built executables by
+ * 16-aligned). docs/binary-formats.md; checked on nvcc-built executables by
  * tests/test_inspect.c.
  */
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * nvinfo.h - the records of NVIDIA's .nv.info sections. Internal to inspect/.
  *
- * Each record: u8 format, u8 attribute, then by format (BINARY-FORMATS.md,
+ * Each record: u8 format, u8 attribute, then by format (docs/binary-formats.md,
  * checked against CUDA 13.0 cubins by tests/test_inspect.c):
  *   0x01 NVAL  u16 zero                      (4 bytes)
  *   0x02 BVAL  u8 value, u8 pad              (4 bytes)

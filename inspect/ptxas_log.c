@@ -1,6 +1,6 @@
 /*
  * ptxas_log.c - the functions of a `ptxas -v` (or `nvcc --resource-usage`)
- * log, CUDA 11 to 13. The lines read (BINARY-FORMATS.md; checked against
+ * log, CUDA 11 to 13. The lines read (docs/binary-formats.md; checked against
  * ptxas 13.0 output by tests/test_inspect.c):
  *
  *   ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'

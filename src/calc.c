@@ -3,7 +3,7 @@
  * (cudaOccupancyMaxActiveBlocksPerMultiprocessor), with every limit kept.
  *
  * The rules follow the CUDA 13.0 toolkit's cuda_occupancy.h, which matched
- * the H200 driver on every row of shared/data/h200-driver-occupancy.csv.gz;
+ * the H200 driver on every row of tests/data/h200-driver/h200-driver-occupancy.csv.gz;
  * tests/test_header_oracle.c holds this file to that header on over a
  * million configurations across every compute capability.
  */

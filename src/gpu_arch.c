@@ -9,14 +9,14 @@
  *        per block (with opt-in), max registers per thread.
  *  [OCH] The CUDA 13.0 toolkit's cuda_occupancy.h, which the H200 driver
  *        matched on all 161,600 configurations of
- *        shared/data/h200-driver-occupancy.csv.gz: register allocation
+ *        tests/data/h200-driver/h200-driver-occupancy.csv.gz: register allocation
  *        unit (256 per warp), sub-partitions (4; 2 on 6.0), shared memory
  *        allocation unit (256 B before 8.0, 128 B from 8.0), reserved
  *        shared memory per block (from 8.0), carveout steps, barriers per
  *        block slot (from 9.0), partitioned global caching support, the
  *        GP100 portability rule.
  *  [H200] Measured on an NVIDIA H200 (driver 580, CUDA 13.0) with
- *        cudaGetDeviceProperties: shared/data/h200-probe.txt.
+ *        cudaGetDeviceProperties: tests/data/h200-driver/h200-probe.txt.
  *  [RES] cudaDeviceProp::reservedSharedMemPerBlock is 1024 B on every GPU
  *        of CC >= 8.0 ([H200] reads 1024; [PG] "1 KB reserved for system
  *        use" in the shared memory sections of 8.x, 9.0, 10.x, 12.x).

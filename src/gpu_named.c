@@ -14,8 +14,9 @@
  *    (datasheets rarely state the SM count or the L2 size).
  *  - "XLA spec": device descriptions recorded from the hardware in OpenXLA,
  *    github.com/openxla/xla, xla/backends/gpu/target_config/specs/<gpu>.txtpb.
- *  - "HARDWARE.md": this project's own measurements on an H200 (driver 580, CUDA 13.0),
- *    shared/docs/HARDWARE.md.
+ *  - "H200 probe": this project's own measurements on an H200 (driver 580, CUDA 13.0):
+ *    cudaGetDeviceProperties in tests/data/h200-driver/h200-probe.txt, and occ lab's
+ *    records in docs/results/h200/ (docs/hardware.md gathers them).
  *
  * Conventions: bandwidth is the vendor's peak figure in GB/s (1e9 bytes/s), as an
  * integer; L2 sizes are in bytes as the driver reports them (the vendors' "MB" of L2 is
@@ -324,16 +325,17 @@ const occ_named_gpu occ__named_table[] = {
     {
         .name = "H200",
         .aliases = h200_aliases,
-        .cc_major = 9, .cc_minor = 0,         /* measured on the device (HARDWARE.md) */
-        .sm_count = 132,                      /* measured on the device (HARDWARE.md) */
-        .sm_clock_mhz = 1980,                 /* measured on the device (HARDWARE.md) */
+        .cc_major = 9, .cc_minor = 0,         /* measured on the device (H200 probe) */
+        .sm_count = 132,                      /* measured on the device (H200 probe) */
+        .sm_clock_mhz = 1980,                 /* measured on the device (H200 probe) */
         .mem_bandwidth_gb_per_s = 4800,       /* NVIDIA H200 datasheet: 4.8 TB/s (3201 MHz
-                                                 DDR x 6016-bit bus = 4815, HARDWARE.md) */
-        .l2_bytes = 62914560,                 /* measured on the device (HARDWARE.md):
+                                                 DDR x 6016-bit bus = 4815, H200 probe) */
+        .l2_bytes = 62914560,                 /* measured on the device (H200 probe):
                                                  60 MiB */
-        .mem_latency_ns = 340,                /* random pointer chase over 1 GiB, measured
-                                                 on an NVIDIA H200, driver 580, CUDA 13.0
-                                                 (shared/docs/HARDWARE.md) */
+        .mem_latency_ns = 354,                /* dependent loads over a buffer far past L2:
+                                                 354 ns, 700 cycles; occ lab latency on an
+                                                 NVIDIA H200, driver 580, CUDA 13.0,
+                                                 docs/results/h200/lab-all.txt */
     },
     {
         .name = "GH200",

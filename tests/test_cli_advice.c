@@ -1,7 +1,7 @@
 /*
  * test_cli_advice.c - occ explain, sweep, suggest and latency, run in-process:
  * every number they print held to libocc's own answer for the same inputs,
- * the driver's block-size picks on an H200 (shared/data/h200-probe.txt), and
+ * the driver's block-size picks on an H200 (tests/data/h200-driver/h200-probe.txt), and
  * the one-line error contract.
  */
 #include <math.h>
@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_harness.h"
+#include "test_data.h"
 
 static json_t *parse_json_out(void)
 {
@@ -373,12 +374,7 @@ static void sweep_errors(void **state)
 static void suggest_equals_driver_on_h200(void **state)
 {
     (void)state;
-    const char *dir = getenv("OCC_SHARED_DIR");
-    assert_non_null(dir);
-    char path[1024];
-    snprintf(path, sizeof path, "%.990s/data/h200-probe.txt", dir);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    FILE *f = test_data_open("h200-driver/h200-probe.txt", "r");
     char line[512];
     int kernels = 0;
     int regs = -1, smem = -1, max_threads = -1;

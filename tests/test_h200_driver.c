@@ -1,9 +1,9 @@
 /*
  * test_h200_driver.c - libocc against what the CUDA driver answered on a
  * real H200 (driver 580, CUDA 13.0): every one of the 161,600 rows of
- * shared/data/h200-driver-occupancy.csv.gz, and the per-kernel answers of
- * cudaOccupancyMaxPotentialBlockSize and
- * cudaOccupancyAvailableDynamicSMemPerBlock in shared/data/h200-probe.txt.
+ * tests/data/h200-driver/h200-driver-occupancy.csv.gz, the device properties
+ * and the per-kernel answers of cudaOccupancyMaxPotentialBlockSize and
+ * cudaOccupancyAvailableDynamicSMemPerBlock in tests/data/h200-driver/h200-probe.txt.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,33 +16,9 @@
 #include <zlib.h>
 
 #include "occ.h"
+#include "test_data.h"
 
-#define H200_ROWS 161600 /* shared/data/README.md */
-
-/* The shared data sits beside the checkout; CI has it too. */
-static const char *shared_path(const char *file, char *buf, size_t cap)
-{
-    const char *dir = getenv("OCC_SHARED_DIR");
-    snprintf(buf, cap, "%s/%s", dir != NULL ? dir : "../shared", file);
-    return buf;
-}
-
-/* Skips when the data is absent on a developer's machine; fails in CI. */
-static bool data_present(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f != NULL) {
-        fclose(f);
-        return true;
-    }
-    if (getenv("CI") != NULL) {
-        print_error("%s is missing, and CI must have shared/ beside the checkout\n", path);
-        fail();
-    }
-    print_message("SKIPPED: %s not found (set OCC_SHARED_DIR)\n", path);
-    skip();
-    return false;
-}
+#define H200_ROWS 161600 /* tests/data/h200-driver/README.md */
 
 static occ_device h200(void)
 {
@@ -52,36 +28,57 @@ static occ_device h200(void)
     return d;
 }
 
-/* The probe's limits, as in h200-probe.txt's device lines. */
+/* The value after `key` in the probe's device lines ("smemPerSM 233472"). */
+static long long probe_value(const char *text, const char *key)
+{
+    const char *p = strstr(text, key);
+    if (p == NULL) {
+        fail_msg("h200-probe.txt has no '%s'", key);
+    }
+    long long v = 0;
+    assert_int_equal(sscanf(p + strlen(key), " %lld", &v), 1);
+    return v;
+}
+
+/* The database's H200 is what cudaGetDeviceProperties reported (the device
+   lines at the top of h200-probe.txt). */
 static void test_h200_entry_matches_probe(void **state)
 {
     (void)state;
+    FILE *in = test_data_open("h200-driver/h200-probe.txt", "r");
+    char text[2048];
+    size_t got = fread(text, 1, sizeof text - 1, in);
+    text[got] = '\0';
+    fclose(in);
     occ_device d = h200();
-    assert_int_equal(d.cc_major, 9);
-    assert_int_equal(d.cc_minor, 0);
-    assert_int_equal(d.sm_count, 132);
-    assert_int_equal(d.max_threads_per_sm, 2048);
-    assert_int_equal(d.max_blocks_per_sm, 32);
-    assert_int_equal(d.regs_per_sm, 65536);
-    assert_int_equal(d.regs_per_block, 65536);
-    assert_int_equal(d.smem_per_sm_bytes, 233472);
-    assert_int_equal(d.smem_per_block_bytes, 49152);
-    assert_int_equal(d.smem_per_block_optin_bytes, 232448);
-    assert_int_equal(d.smem_reserved_per_block_bytes, 1024);
-    assert_int_equal(d.l2_bytes, 62914560);
-    assert_int_equal(d.sm_clock_mhz, 1980);
+    int major = 0, minor = 0;
+    const char *cc = strstr(text, " cc ");
+    assert_non_null(cc);
+    assert_int_equal(sscanf(cc, " cc %d.%d", &major, &minor), 2);
+    assert_int_equal(d.cc_major, major);
+    assert_int_equal(d.cc_minor, minor);
+    assert_int_equal(d.sm_count, probe_value(text, "SMs"));
+    assert_int_equal(d.max_threads_per_sm, probe_value(text, "maxThreadsPerSM"));
+    assert_int_equal(d.max_blocks_per_sm, probe_value(text, "maxBlocksPerSM"));
+    assert_int_equal(d.regs_per_sm, probe_value(text, "regsPerSM"));
+    assert_int_equal(d.regs_per_block, probe_value(text, "regsPerBlock"));
+    assert_int_equal(d.smem_per_sm_bytes, probe_value(text, "smemPerSM"));
+    assert_int_equal(d.smem_per_block_bytes, probe_value(text, "smemPerBlock"));
+    assert_int_equal(d.smem_per_block_optin_bytes, probe_value(text, "smemPerBlockOptin"));
+    assert_int_equal(d.smem_reserved_per_block_bytes, probe_value(text, "reservedSmemPerBlock"));
+    assert_int_equal(d.warp_size_threads, probe_value(text, "warpSize"));
+    assert_int_equal(d.l2_bytes, probe_value(text, "L2"));
+    assert_int_equal(d.sm_clock_mhz * 1000LL, probe_value(text, "clockRate kHz"));
 }
 
 static void test_every_driver_row(void **state)
 {
     (void)state;
-    char path[1024];
-    shared_path("data/h200-driver-occupancy.csv.gz", path, sizeof path);
-    if (!data_present(path)) {
-        return;
-    }
+    const char *path = test_data_path("h200-driver/h200-driver-occupancy.csv.gz");
     gzFile in = gzopen(path, "rb");
-    assert_non_null(in);
+    if (in == NULL) {
+        fail_msg("test data %s: cannot open", path);
+    }
     occ_device d = h200();
     char line[512];
     assert_non_null(gzgets(in, line, sizeof line));
@@ -134,13 +131,7 @@ static void test_every_driver_row(void **state)
 static void test_probe_launch_helpers(void **state)
 {
     (void)state;
-    char path[1024];
-    shared_path("data/h200-probe.txt", path, sizeof path);
-    if (!data_present(path)) {
-        return;
-    }
-    FILE *in = fopen(path, "r");
-    assert_non_null(in);
+    FILE *in = test_data_open("h200-driver/h200-probe.txt", "r");
     occ_device d = h200();
     char line[512];
     occ_kernel k;
@@ -192,7 +183,7 @@ static void test_probe_launch_helpers(void **state)
     assert_int_equal(kernels, 30);
 }
 
-/* HARDWARE.md: with the driver's 116736 bytes, only one 256-thread block
+/* docs/hardware.md: with the driver's 116736 bytes, only one 256-thread block
    fits (the reserved KB is not subtracted); occ says what truly fits. */
 static void test_available_dyn_smem_true_fit(void **state)
 {

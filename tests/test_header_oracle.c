@@ -290,17 +290,11 @@ int main(void)
 
 #else /* no cuda_occupancy.h */
 
-static void test_header_missing(void **state)
-{
-    (void)state;
-    print_message("SKIPPED: cuda_occupancy.h is not installed (install the CUDA toolkit at "
-                  "/usr/local/cuda to compare libocc with it)\n");
-    skip();
-}
-
+/* CTest reports exit 77 as skipped (SKIP_RETURN_CODE), with this line. */
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_header_missing)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    fprintf(stderr, "test_header_oracle: SKIPPED: cuda_occupancy.h is not installed (install "
+                    "the CUDA toolkit at /usr/local/cuda to compare libocc with it)\n");
+    return 77;
 }
 #endif

@@ -197,7 +197,7 @@ static void assert_matches_log(const recs *log, const recs *bin, const char *onl
 /* ptxas logs (no nvcc needed)                                              */
 /* ------------------------------------------------------------------------ */
 
-/* The CUDA 13.0 lines of BINARY-FORMATS.md, then a CUDA 11 style line, CRLF. */
+/* The CUDA 13.0 lines of docs/binary-formats.md, then a CUDA 11 style line, CRLF. */
 static const char log_text[] =
     "ptxas info    : 4096 bytes gmem\n"
     "ptxas info    : Compiling entry function '_Z12spill_kernelPdPKdi' for 'sm_90'\n"

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "cli_harness.h"
 #include "lab.h"
+#include "test_data.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
@@ -339,10 +340,7 @@ static void records_test(void **state)
 
 static const char *fixture(void)
 {
-    static char path[1024];
-    const char *src = getenv("OCC_SOURCE_DIR");
-    snprintf(path, sizeof path, "%s/tests/data/lab-small.jsonl", src != NULL ? src : ".");
-    return path;
+    return test_data_path("lab-small.jsonl");
 }
 
 /* lab-cli-1: saved records analysed without a GPU; the verdict lines end

@@ -1,6 +1,6 @@
 /*
  * test_seeds.c - the worked examples of the four documents occ grew from
- * (shared/seeds/), each on the GPU it names. Where a seed simplifies (it
+ * (docs/sources.md), each on the GPU it names. Where a seed simplifies (it
  * ignores the reserved shared memory per block or the per-sub-partition
  * register granularity), the case asserts the driver's rule and its
  * comment says how and why the seed's figure differs.

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "occ.h"
+#include "test_data.h"
 
 #define MAX_POINTS 1024
 
@@ -113,12 +114,9 @@ typedef struct kernel_attrs {
     int threads, regs, static_smem, dyn_smem, blocks;
 } kernel_attrs;
 
-static int read_attributes(const char *dir, kernel_attrs *out, int max)
+static int read_attributes(kernel_attrs *out, int max)
 {
-    char path[1100];
-    snprintf(path, sizeof path, "%.1000s/attributes.txt", dir);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    FILE *f = test_data_open("ncu-sweep/attributes.txt", "r");
     int n = 0;
     while (n < max && fscanf(f,
                              " kernel=%63s threads=%d regs=%d static_smem=%d dyn_smem=%d "
@@ -144,19 +142,13 @@ static const struct {
 static void equals_nsight_on_h200(void **state)
 {
     (void)state;
-    const char *shared_dir = getenv("OCC_SOURCE_DIR");
-    assert_non_null(shared_dir);
-    char dir[1024], path[1100];
-    snprintf(dir, sizeof dir, "%.990s/tests/data/ncu-sweep", shared_dir);
     kernel_attrs attrs[16];
-    int kernels = read_attributes(dir, attrs, 16);
+    int kernels = read_attributes(attrs, 16);
     assert_int_equal(kernels, 7);
 
     occ_device h200;
     assert_int_equal(occ_gpu_find("H200", &h200, NULL), OCC_OK);
-    snprintf(path, sizeof path, "%.1000s/ncu_raw.csv", dir);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    FILE *f = test_data_open("ncu-sweep/ncu_raw.csv", "r");
     char *line = malloc(MAX_LINE), *header_line = malloc(MAX_LINE);
     assert_non_null(line);
     assert_non_null(header_line);

@@ -1,6 +1,6 @@
 'use strict';
 // presets.js - example configurations: one per resource that can bind, and
-// the worked examples of the documents occ grew from (shared/seeds/, the
+// the worked examples of the documents occ grew from (docs/sources.md, the
 // same cases as tests/test_seeds.c). `expect` is what the example claims,
 // worked by hand from the GPU's limits; the browser tests check the page
 // agrees, so a preset that stops showing its point fails a test.

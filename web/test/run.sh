@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run.sh BUILD_DIR OCC_BINARY WEB_AVAILABLE - the page's browser tests (CTest
 # web_page): builds build/web/, then runs web/test/*.test.mjs with node's test
-# runner against Debian's chromium. Skips (77) only where node or chromium is
-# missing; scripts/deps.sh test installs both.
+# runner against Debian's chromium. node, npm and chromium are test
+# dependencies (scripts/deps.sh test installs them): without one the test fails
+# and says which.
 set -euo pipefail
 build_dir=$1
 occ_binary=$2
@@ -11,12 +12,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 chromium=${OCC_CHROMIUM:-/usr/bin/chromium}
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    echo "web_page: SKIPPED: node and npm are not installed (scripts/deps.sh test installs them)"
-    exit 77
+    echo "web_page: node and npm are not installed (run scripts/deps.sh test, or apt-get install nodejs npm)" >&2
+    exit 1
 fi
 if [ ! -x "$chromium" ]; then
-    echo "web_page: SKIPPED: no chromium at $chromium (scripts/deps.sh test installs Debian's)"
-    exit 77
+    echo "web_page: no chromium at $chromium (run scripts/deps.sh test, or apt-get install chromium)" >&2
+    exit 1
 fi
 if [ "$web_available" != "ON" ]; then
     echo "web_page: the page cannot be built: cmake found no clang for wasm32 (clang-14, lld-14)" >&2
