@@ -138,18 +138,25 @@ int cmd_explain(int argc, char **argv, const cli_io *io)
         return code;
     }
     occ_error err;
+    occ_status status;
     if (a.json) {
-        occ_explanation e;
-        if (occ_explain(&dev, &a.k.kernel, &e, &err) != OCC_OK) {
-            return cli_fail(io, "explain", EXIT_USAGE, "%s", err.message);
+        static occ_explanation e;
+        status = occ_explain(&dev, &a.k.kernel, &e, &err);
+        if (status == OCC_OK) {
+            cli_print_json(io->out, explanation_json(&dev, &a.k.kernel, &e));
         }
-        cli_print_json(io->out, explanation_json(&dev, &a.k.kernel, &e));
     } else {
         static char text[OCC_EXPLAIN_TEXT_MAX];
-        if (occ_explain_text(&dev, &a.k.kernel, text, sizeof text, &err) == 0) {
-            return cli_fail(io, "explain", EXIT_USAGE, "%s", err.message);
+        status = occ_explain_text(&dev, &a.k.kernel, text, sizeof text, &err) > 0 ? OCC_OK
+                                                                                   : err.status;
+        if (status == OCC_OK) {
+            print_explanation(io->out, &dev, &a.k.kernel, text);
         }
-        print_explanation(io->out, &dev, &a.k.kernel, text);
+    }
+    if (status != OCC_OK) {
+        /* a cut text is occ's failure, not the user's: never print it */
+        return cli_fail(io, "explain", status == OCC_ERR_TEXT_TRUNCATED ? EXIT_DATA : EXIT_USAGE,
+                        "%s", err.message);
     }
     return EXIT_OK;
 }

@@ -41,14 +41,18 @@ typedef enum occ_status {
     OCC_ERR_INVALID_DEVICE = 2,   /* a device description is inconsistent */
     OCC_ERR_UNKNOWN_GPU = 3,      /* no GPU in the database matches the name */
     OCC_ERR_NOT_FOUND = 4,        /* no configuration satisfies the request */
-    OCC_ERR_NULL_POINTER = 5      /* a required pointer argument was NULL */
+    OCC_ERR_NULL_POINTER = 5,     /* a required pointer argument was NULL */
+    OCC_ERR_TEXT_TRUNCATED = 6    /* a text did not fit its buffer; it was cut */
 } occ_status;
 
-/* Why a call failed: the field at fault and one human-readable line. */
+/* Why a call failed: the field at fault, the status returned and one
+   human-readable line (functions that return something other than an
+   occ_status, such as occ_explain_text, report their status here). */
 #define OCC_ERROR_MESSAGE_BYTES 256
 typedef struct occ_error {
     const char *field;                     /* e.g. "threads"; static string */
     char message[OCC_ERROR_MESSAGE_BYTES]; /* NUL-terminated, no newline */
+    occ_status status;                     /* what the failing call returned */
 } occ_error;
 
 /* A short name for a status code ("invalid argument"). Never NULL. */
@@ -389,7 +393,13 @@ const char *occ_sweep_axis_name(occ_sweep_axis axis);
 /* Explanations: the derivation in words, what is wasted, what would help   */
 /* ------------------------------------------------------------------------ */
 
-#define OCC_EXPLAIN_TEXT_BYTES 400
+/* Bytes of each text of an explanation. The longest text of any kernel on any
+   GPU of the database is well under half this (tests/test_explain_text.c
+   measures it); a text that does not fit is never cut silently: occ_explain
+   returns OCC_ERR_TEXT_TRUNCATED. A test build shrinks it to prove that. */
+#ifndef OCC_EXPLAIN_TEXT_BYTES
+#define OCC_EXPLAIN_TEXT_BYTES 1024
+#endif
 
 /* One resource's limit, worked with this kernel's numbers. */
 typedef struct occ_explain_step {
@@ -439,15 +449,20 @@ typedef struct occ_explanation {
 } occ_explanation;
 
 /* The explanation of occ_calc's answer; every number in it comes from
-   occ_calc (for the changes, occ_calc of the changed kernel). */
+   occ_calc (for the changes, occ_calc of the changed kernel). Returns
+   OCC_ERR_TEXT_TRUNCATED, with *out filled but a text cut, if a text did not
+   fit its OCC_EXPLAIN_TEXT_BYTES (never with the default size). */
 occ_status occ_explain(const occ_device *device, const occ_kernel *kernel,
                        occ_explanation *out, occ_error *err);
 
 /* The whole explanation as plain text: headed paragraphs separated by blank
    lines, lines unwrapped (what `occ explain` prints before wrapping).
-   Returns the length written; the text is cut (and NUL-terminated) when
-   cap is below OCC_EXPLAIN_TEXT_MAX. 0 on error, with *err set. */
-#define OCC_EXPLAIN_TEXT_MAX 8192
+   Returns the length written. A buffer of OCC_EXPLAIN_TEXT_MAX bytes always
+   holds it (the sum of every text at its largest and the headings; explain.c
+   checks the bound at compile time). 0 on error, with *err set:
+   OCC_ERR_TEXT_TRUNCATED when cap is too small (buf then holds the text cut
+   and NUL-terminated). */
+#define OCC_EXPLAIN_TEXT_MAX (14 * OCC_EXPLAIN_TEXT_BYTES + 256)
 size_t occ_explain_text(const occ_device *device, const occ_kernel *kernel,
                         char *buf, size_t cap, occ_error *err);
 

@@ -135,6 +135,7 @@ occ_status occ_dyn_smem_available(const occ_device *d, const occ_kernel *kernel,
         if (err != NULL) {
             occ_msg m;
             err->field = "num_blocks";
+            err->status = OCC_ERR_NOT_FOUND;
             occ__msg_begin(&m, err->message, sizeof err->message);
             occ__msg_str(&m, "num_blocks ");
             occ__msg_int(&m, num_blocks);

@@ -34,6 +34,7 @@ static occ_status fail_value(occ_error *err, const occ_device *d, const char *fi
         occ_msg m;
         occ__device_label(d, label, sizeof label);
         err->field = field;
+        err->status = OCC_ERR_INVALID_ARGUMENT;
         occ__msg_begin(&m, err->message, sizeof err->message);
         occ__msg_str(&m, field);
         occ__msg_str(&m, " ");

@@ -50,6 +50,7 @@ static bool check_range(occ_error *err, const char *field, long long value,
     if (err != NULL) {
         occ_msg m;
         err->field = field;
+        err->status = OCC_ERR_INVALID_DEVICE;
         occ__msg_begin(&m, err->message, sizeof err->message);
         occ__msg_str(&m, field);
         occ__msg_str(&m, " ");

@@ -15,7 +15,16 @@ typedef struct explain_ctx {
     const occ_device *d;
     const occ_kernel *k;
     const occ_result *r;
+    bool *truncated; /* set when any text did not fit its buffer */
 } explain_ctx;
+
+/* Starts one text of the explanation: a text that does not fit its buffer
+   marks the whole explanation truncated, which occ_explain reports. */
+static void text_begin(const explain_ctx *c, occ_msg *m, char *buf, size_t cap)
+{
+    occ__msg_begin(m, buf, cap);
+    m->overflow = c->truncated;
+}
 
 static const char *resource_word(occ_limiter l)
 {
@@ -284,7 +293,7 @@ static void fill_waste(const explain_ctx *c, occ_explanation *e)
     e->idle_lanes_per_block = r->warps_per_block * WARP - r->threads_per_block;
 
     occ_msg m;
-    occ__msg_begin(&m, e->waste, sizeof e->waste);
+    text_begin(c, &m, e->waste, sizeof e->waste);
     if (blocks == 0) {
         occ__msg_str(&m, "No block is resident, so every resource of the SM stays idle.");
         return;
@@ -442,7 +451,7 @@ static void change_threads(const explain_ctx *c, occ_explain_change *ch)
 static void change_text(const explain_ctx *c, occ_explain_change *ch, int limit_alone)
 {
     occ_msg m;
-    occ__msg_begin(&m, ch->text, sizeof ch->text);
+    text_begin(c, &m, ch->text, sizeof ch->text);
     static const char *const names[4] = {"Registers", "Shared memory", "Block size", "Barriers"};
     occ__msg_str(&m, names[ch->input]);
     occ__msg_str(&m, ": ");
@@ -543,7 +552,7 @@ static void fill_summary(const explain_ctx *c, occ_explanation *e)
 {
     const occ_result *r = c->r;
     occ_msg m;
-    occ__msg_begin(&m, e->summary, sizeof e->summary);
+    text_begin(c, &m, e->summary, sizeof e->summary);
     if (r->blocks_per_sm == 0) {
         occ__msg_str(&m, "No block can be resident: ");
         occ__msg_str(&m, occ_zero_reason_text(r->zero_reason));
@@ -573,10 +582,10 @@ static void fill_summary(const explain_ctx *c, occ_explanation *e)
     }
 }
 
-static void fill_caution(const occ_explanation *e, char *out, size_t cap)
+static void fill_caution(const explain_ctx *c, occ_explanation *e)
 {
     occ_msg m;
-    occ__msg_begin(&m, out, cap);
+    text_begin(c, &m, e->caution, sizeof e->caution);
     occ__msg_str(&m, "Occupancy is not speed. Resident warps hide latency only while the kernel "
                      "waits on memory and has too few independent loads in flight; a kernel that "
                      "is compute-bound, or that keeps enough loads in flight per thread (ILP), "
@@ -597,7 +606,8 @@ occ_status occ_explain(const occ_device *d, const occ_kernel *k, occ_explanation
     if (st != OCC_OK) {
         return st;
     }
-    explain_ctx c = {d, k, &e->result};
+    bool truncated = false;
+    explain_ctx c = {d, k, &e->result, &truncated};
     fill_summary(&c, e);
     e->step_count = 5;
     for (int i = 0; i < 5; i++) {
@@ -606,7 +616,7 @@ occ_status occ_explain(const occ_device *d, const occ_kernel *k, occ_explanation
         s->limit_blocks = limit_of(&e->result, step_order[i]);
         s->binds = (e->result.limiters & (unsigned)step_order[i]) != 0;
         occ_msg m;
-        occ__msg_begin(&m, s->text, sizeof s->text);
+        text_begin(&c, &m, s->text, sizeof s->text);
         switch (step_order[i]) {
         case OCC_LIMITER_WARPS: step_warps(&c, &m); break;
         case OCC_LIMITER_BLOCKS: step_blocks(&c, &m); break;
@@ -617,9 +627,35 @@ occ_status occ_explain(const occ_device *d, const occ_kernel *k, occ_explanation
     }
     fill_waste(&c, e);
     fill_changes(&c, e);
-    fill_caution(e, e->caution, sizeof e->caution);
+    fill_caution(&c, e);
+    if (truncated) {
+        return occ__fail(err, OCC_ERR_TEXT_TRUNCATED, "explanation",
+                         "a text of the explanation is longer than OCC_EXPLAIN_TEXT_BYTES "
+                         "and was cut");
+    }
     return OCC_OK;
 }
+
+/* The headings of the whole text, as `occ explain` prints them. */
+static const char heading_steps[] = "\n\nHow each resource limits the blocks per SM (* binds)\n";
+static const char heading_waste[] = "\nWhat is left over\n";
+static const char heading_changes[] = "\n\nWhat would change it\n";
+static const char heading_caution[] = "\nDoes it matter?\n";
+
+#define FIELD_BYTES(field) sizeof(((occ_explanation *)0)->field)
+/* Every text at its longest (its buffer less the NUL), each bullet's "- " and
+   newline, the headings, the final newline and the NUL. */
+#define EXPLAIN_TEXT_BOUND                                                                     \
+    (FIELD_BYTES(summary) - 1 + sizeof heading_steps - 1 +                                     \
+     5 * (2 + FIELD_BYTES(steps[0].text) - 1 + 1) + sizeof heading_waste - 1 +                \
+     FIELD_BYTES(waste) - 1 + sizeof heading_changes - 1 +                                     \
+     4 * (2 + FIELD_BYTES(changes[0].text) - 1 + 1) + sizeof heading_caution - 1 +            \
+     FIELD_BYTES(caution) - 1 + 1 + 1)
+_Static_assert(OCC_EXPLAIN_TEXT_MAX >= EXPLAIN_TEXT_BOUND,
+               "OCC_EXPLAIN_TEXT_MAX must hold the longest explanation text");
+_Static_assert(sizeof(((occ_explanation *)0)->steps) / sizeof(occ_explain_step) == 5 &&
+                   sizeof(((occ_explanation *)0)->changes) / sizeof(occ_explain_change) == 4,
+               "EXPLAIN_TEXT_BOUND counts 5 steps and 4 changes");
 
 size_t occ_explain_text(const occ_device *d, const occ_kernel *k, char *buf, size_t cap,
                         occ_error *err)
@@ -636,23 +672,28 @@ size_t occ_explain_text(const occ_device *d, const occ_kernel *k, char *buf, siz
     occ_msg m;
     occ__msg_begin(&m, buf, cap);
     occ__msg_str(&m, e.summary);
-    /* The same headings and bullets as `occ explain` prints. */
-    occ__msg_str(&m, "\n\nHow each resource limits the blocks per SM (* binds)\n");
+    occ__msg_str(&m, heading_steps);
     for (int i = 0; i < e.step_count; i++) {
         occ__msg_str(&m, e.steps[i].binds ? "* " : "- ");
         occ__msg_str(&m, e.steps[i].text);
         occ__msg_str(&m, "\n");
     }
-    occ__msg_str(&m, "\nWhat is left over\n");
+    occ__msg_str(&m, heading_waste);
     occ__msg_str(&m, e.waste);
-    occ__msg_str(&m, "\n\nWhat would change it\n");
+    occ__msg_str(&m, heading_changes);
     for (int i = 0; i < e.change_count; i++) {
         occ__msg_str(&m, "- ");
         occ__msg_str(&m, e.changes[i].text);
         occ__msg_str(&m, "\n");
     }
-    occ__msg_str(&m, "\nDoes it matter?\n");
+    occ__msg_str(&m, heading_caution);
     occ__msg_str(&m, e.caution);
     occ__msg_str(&m, "\n");
+    if (m.truncated) {
+        occ__fail(err, OCC_ERR_TEXT_TRUNCATED, "buf",
+                  "the text buffer is smaller than the explanation; pass OCC_EXPLAIN_TEXT_MAX "
+                  "bytes");
+        return 0;
+    }
     return m.len;
 }

@@ -170,6 +170,7 @@ occ_status occ_arch_find(int cc_major, int cc_minor, occ_device *out, occ_error 
         if (err != NULL) {
             occ_msg m;
             err->field = "gpu";
+            err->status = OCC_ERR_UNKNOWN_GPU;
             occ__msg_begin(&m, err->message, sizeof err->message);
             occ__msg_str(&m, "compute capability ");
             occ__msg_int(&m, cc_major);
@@ -299,6 +300,7 @@ occ_status occ_gpu_find(const char *query, occ_device *out, occ_error *err)
         int n = occ_gpu_closest(query, close, 3);
         occ_msg m;
         err->field = "gpu";
+        err->status = OCC_ERR_UNKNOWN_GPU;
         occ__msg_begin(&m, err->message, sizeof err->message);
         occ__msg_str(&m, "unknown GPU '");
         occ__msg_str(&m, query);

@@ -30,6 +30,8 @@ void occ__msg_begin(occ_msg *m, char *buf, size_t cap)
     m->buf = buf;
     m->cap = cap;
     m->len = 0;
+    m->truncated = false;
+    m->overflow = NULL;
     if (cap > 0) {
         buf[0] = '\0';
     }
@@ -37,9 +39,16 @@ void occ__msg_begin(occ_msg *m, char *buf, size_t cap)
 
 void occ__msg_str(occ_msg *m, const char *s)
 {
-    /* Truncates silently: a cut message is better than a crash. */
+    /* Cuts, and says so in m->truncated: callers whose text must be whole
+       (explanations) check it and report the overflow. */
     while (*s != '\0' && m->len + 1 < m->cap) {
         m->buf[m->len++] = *s++;
+    }
+    if (*s != '\0') {
+        m->truncated = true;
+        if (m->overflow != NULL) {
+            *m->overflow = true;
+        }
     }
     if (m->cap > 0) {
         m->buf[m->len] = '\0';
@@ -73,6 +82,7 @@ occ_status occ__fail(occ_error *err, occ_status status, const char *field,
 {
     if (err != NULL) {
         err->field = field;
+        err->status = status;
         occ__strlcpy(err->message, message, sizeof err->message);
     }
     return status;

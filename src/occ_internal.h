@@ -31,6 +31,8 @@ typedef struct occ_msg {
     char *buf;
     size_t cap;
     size_t len;
+    bool truncated; /* something did not fit and was left out */
+    bool *overflow; /* also set to true when something is left out; may be NULL */
 } occ_msg;
 
 void occ__msg_begin(occ_msg *m, char *buf, size_t cap);

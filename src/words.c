@@ -17,6 +17,7 @@ const char *occ_status_name(occ_status status)
     case OCC_ERR_UNKNOWN_GPU: return "unknown GPU";
     case OCC_ERR_NOT_FOUND: return "not found";
     case OCC_ERR_NULL_POINTER: return "null pointer";
+    case OCC_ERR_TEXT_TRUNCATED: return "text truncated";
     }
     return "unknown status";
 }

@@ -117,9 +117,16 @@ window.occWeb = window.occWeb || {};
             };
         }
 
-        // occ_explain_text for the last kernel calc() took.
+        // occ_explain_text for the last kernel calc() took. libocc never cuts
+        // the text (the buffer is OCC_EXPLAIN_TEXT_MAX); if it ever reports
+        // an error, show it rather than a partial explanation.
         explain() {
-            return this.string(this.ex.occ_wasm_explain());
+            const text = this.string(this.ex.occ_wasm_explain());
+            const error = this.string(this.ex.occ_wasm_error());
+            if (error !== '') {
+                throw new Error(`occ_explain_text: ${error}`);
+            }
+            return text;
         }
 
         limiterNames(bits) {
