@@ -42,7 +42,11 @@ typedef enum occ_status {
     OCC_ERR_UNKNOWN_GPU = 3,      /* no GPU in the database matches the name */
     OCC_ERR_NOT_FOUND = 4,        /* no configuration satisfies the request */
     OCC_ERR_NULL_POINTER = 5,     /* a required pointer argument was NULL */
-    OCC_ERR_TEXT_TRUNCATED = 6    /* a text did not fit its buffer; it was cut */
+    OCC_ERR_TEXT_TRUNCATED = 6,   /* a text did not fit its buffer; it was cut */
+    OCC_ERR_IO = 7,               /* a file could not be opened or read */
+    OCC_ERR_BAD_FORMAT = 8,       /* a file is not what it claims, or is damaged */
+    OCC_ERR_LIMIT = 9,            /* an input is beyond a documented limit */
+    OCC_ERR_OUT_OF_MEMORY = 10    /* an allocation failed */
 } occ_status;
 
 /* Why a call failed: the field at fault, the status returned and one
@@ -68,6 +72,16 @@ const char *occ_version(void);
 #define OCC_MAX_CARVEOUT_STEPS 12
 #define OCC_DEVICE_NAME_BYTES 64
 
+/* Where a device's memory latency comes from. Append-only. */
+typedef enum occ_latency_source {
+    OCC_LATENCY_UNKNOWN = 0,      /* no latency (mem_latency_ns is 0) */
+    OCC_LATENCY_MEASURED = 1,     /* occ measured it on that GPU (occ lab latency) */
+    OCC_LATENCY_PUBLISHED = 2,    /* a published measurement of that product */
+    OCC_LATENCY_ARCHITECTURE = 3, /* a sibling product's figure, applied to this
+                                     product of the same architecture */
+    OCC_LATENCY_GIVEN = 4         /* the user gave it (e.g. in a --gpu-file) */
+} occ_latency_source;
+
 /*
  * Everything the occupancy calculation needs to know about one GPU, plus the
  * facts of a named product (SM count, clocks, memory) where known.
@@ -82,36 +96,40 @@ typedef struct occ_device {
     int cc_minor;                     /* compute capability, minor */
 
     /* Per-SM and per-block limits */
-    int warp_size_threads;      /* threads per warp: 32 on every CUDA GPU */
-    int max_threads_per_block;  /* 1024 */
-    int max_threads_per_sm;     /* resident threads per SM (warps x 32) */
-    int max_blocks_per_sm;      /* resident block slots per SM */
-    int regs_per_sm;            /* 32-bit registers per SM */
-    int regs_per_block;         /* registers one block may hold */
-    int max_regs_per_thread;    /* 255 */
-    int reg_alloc_unit;         /* registers are allocated per warp in this unit */
-    int sub_partitions_per_sm;  /* warp schedulers sharing the register file */
-    int reg_fit_sub_partitions; /* 0, or a second sub-partition count a block
-                                   must also fit (GP100 refuses kernels that
-                                   cannot run on GP10x) */
-    int smem_per_sm_bytes;          /* shared memory per SM at the largest carveout */
-    int smem_per_block_bytes;       /* per-block limit without opt-in (48 KB) */
-    int smem_per_block_optin_bytes; /* per-block limit with opt-in */
+    int warp_size_threads;             /* threads per warp: 32 on every CUDA GPU */
+    int max_threads_per_block;         /* 1024 */
+    int max_threads_per_sm;            /* resident threads per SM (warps x 32) */
+    int max_blocks_per_sm;             /* resident block slots per SM */
+    int regs_per_sm;                   /* 32-bit registers per SM */
+    int regs_per_block;                /* registers one block may hold */
+    int max_regs_per_thread;           /* 255 */
+    int reg_alloc_unit;                /* registers are allocated per warp in this unit */
+    int sub_partitions_per_sm;         /* warp schedulers sharing the register file */
+    int reg_fit_sub_partitions;        /* 0, or a second sub-partition count a block
+                                          must also fit (GP100 refuses kernels that
+                                          cannot run on GP10x) */
+    int smem_per_sm_bytes;             /* shared memory per SM at the largest carveout */
+    int smem_per_block_bytes;          /* per-block limit without opt-in (48 KB) */
+    int smem_per_block_optin_bytes;    /* per-block limit with opt-in */
     int smem_reserved_per_block_bytes; /* taken by the driver from every block */
-    int smem_alloc_unit_bytes;      /* shared memory allocation granularity */
-    int carveout_step_count;        /* 0: fixed shared memory, no carveout */
+    int smem_alloc_unit_bytes;         /* shared memory allocation granularity */
+    int carveout_step_count;           /* 0: fixed shared memory, no carveout */
     int carveout_steps_bytes[OCC_MAX_CARVEOUT_STEPS]; /* ascending; the last
                                                          equals smem_per_sm_bytes */
-    int barriers_per_block_slot;    /* block barriers per block slot that limit
-                                       residency; 0 where barriers never limit */
-    bool partitioned_gc;            /* supports partitioned global caching */
+    int barriers_per_block_slot;                      /* block barriers per block slot that limit
+                                                         residency; 0 where barriers never limit */
+    bool partitioned_gc;                              /* supports partitioned global caching */
 
     /* Product facts; 0 where unknown (always 0 for generic entries) */
-    int sm_count;                /* streaming multiprocessors */
-    int sm_clock_mhz;            /* boost clock */
-    int mem_bandwidth_gb_per_s;  /* peak DRAM bandwidth, 1e9 bytes/s */
-    int l2_bytes;                /* L2 cache size */
-    int mem_latency_ns;          /* DRAM load latency, where measured */
+    int sm_count;                          /* streaming multiprocessors */
+    int sm_clock_mhz;                      /* boost clock */
+    int mem_bandwidth_gb_per_s;            /* peak DRAM bandwidth, 1e9 bytes/s */
+    int l2_bytes;                          /* L2 cache size */
+    int mem_latency_ns;                    /* DRAM load latency: one dependent load over a
+                                              buffer far past L2; 0 where unknown */
+    occ_latency_source mem_latency_source; /* where mem_latency_ns comes from */
+    const char *mem_latency_citation;      /* static string: the source in a few
+                                              words (docs/hardware.md); NULL: none */
 } occ_device;
 
 /*
@@ -139,9 +157,10 @@ int occ_gpu_count(void);
  * Entry `index` (0 .. occ_gpu_count()-1). *is_named (optional) tells a named
  * product from a generic compute-capability entry. *aliases (optional)
  * receives a NULL-terminated list of the other names the entry answers to.
+ * OCC_ERR_NOT_FOUND for an index outside the database.
  */
-occ_status occ_gpu_at(int index, occ_device *out, bool *is_named,
-                      const char *const **aliases);
+occ_status occ_gpu_at(int index, occ_device *out, bool *is_named, const char *const **aliases,
+                      occ_error *err);
 
 /*
  * Looks a GPU up by name, alias ("h100", "A100-80GB"), architecture name
@@ -153,12 +172,14 @@ occ_status occ_gpu_at(int index, occ_device *out, bool *is_named,
 occ_status occ_gpu_find(const char *query, occ_device *out, occ_error *err);
 
 /* The generic entry for a compute capability (5.0 .. 12.1). */
-occ_status occ_arch_find(int cc_major, int cc_minor, occ_device *out,
-                         occ_error *err);
+occ_status occ_arch_find(int cc_major, int cc_minor, occ_device *out, occ_error *err);
 
 /*
  * Up to `max` database names closest to `query` (edit distance on the
- * normalised names), best first. Returns how many were written.
+ * normalised names), best first, among those close enough to be a typo (one
+ * edit, or a quarter of the query's letters in a longer name); generic
+ * entries (sm_90) only for a query that looks like an architecture. Returns
+ * how many were written: 0 when nothing is close.
  */
 int occ_gpu_closest(const char *query, const char **names, int max);
 
@@ -185,22 +206,22 @@ typedef enum occ_partitioned_gc {
  * the driver's defaults, then set the fields you know.
  */
 typedef struct occ_kernel {
-    int block_x, block_y, block_z; /* threads per block in each dimension */
-    int regs_per_thread;           /* ptxas "Used N registers" / numRegs */
-    int static_smem_bytes;         /* __shared__ arrays (sharedSizeBytes) */
-    int dyn_smem_bytes;            /* third launch argument */
-    int max_threads_per_block;     /* __launch_bounds__ maximum; 0 = none */
-    int barriers;                  /* block barriers the kernel uses (default 1) */
-    int carveout_percent;          /* OCC_CARVEOUT_DEFAULT or 0..100 */
-    int max_dyn_smem_bytes;        /* cudaFuncAttributeMaxDynamicSharedMemorySize:
-                                      OCC_DYN_SMEM_OPTIN_MAX (default),
-                                      OCC_DYN_SMEM_NO_OPTIN, or bytes */
+    int block_x, block_y, block_z;     /* threads per block in each dimension */
+    int regs_per_thread;               /* ptxas "Used N registers" / numRegs */
+    int static_smem_bytes;             /* __shared__ arrays (sharedSizeBytes) */
+    int dyn_smem_bytes;                /* third launch argument */
+    int max_threads_per_block;         /* __launch_bounds__ maximum; 0 = none */
+    int barriers;                      /* block barriers the kernel uses (default 1) */
+    int carveout_percent;              /* OCC_CARVEOUT_DEFAULT or 0..100 */
+    int max_dyn_smem_bytes;            /* cudaFuncAttributeMaxDynamicSharedMemorySize:
+                                          OCC_DYN_SMEM_OPTIN_MAX (default),
+                                          OCC_DYN_SMEM_NO_OPTIN, or bytes */
     occ_partitioned_gc partitioned_gc; /* default OCC_PGC_OFF */
-    int smem_config_bytes;         /* the SM's shared-memory configuration, when
-                                      known (Nsight Compute's "Shared Memory
-                                      Configuration Size"): overrides the
-                                      carveout preference; aligned up to a
-                                      carveout step. 0 = from the preference */
+    int smem_config_bytes;             /* the SM's shared-memory configuration, when
+                                          known (Nsight Compute's "Shared Memory
+                                          Configuration Size"): overrides the
+                                          carveout preference; aligned up to a
+                                          carveout step. 0 = from the preference */
 } occ_kernel;
 
 /* Sets the driver's defaults: a 1x1x1 block, 1 barrier, default carveout,
@@ -235,37 +256,37 @@ typedef enum occ_zero_reason {
 #define OCC_UNLIMITED 2147483647
 
 typedef struct occ_result {
-    int threads_per_block;     /* block_x * block_y * block_z */
-    int warps_per_block;       /* ceil(threads / warp size) */
-    int blocks_per_sm;         /* resident blocks per SM: the answer */
-    int warps_per_sm;          /* blocks_per_sm * warps_per_block */
-    int threads_per_sm;        /* blocks_per_sm * threads_per_block */
-    int max_warps_per_sm;      /* the occupancy denominator */
-    double occupancy;          /* warps_per_sm / max_warps_per_sm, 0..1 */
+    int threads_per_block; /* block_x * block_y * block_z */
+    int warps_per_block;   /* ceil(threads / warp size) */
+    int blocks_per_sm;     /* resident blocks per SM: the answer */
+    int warps_per_sm;      /* blocks_per_sm * warps_per_block */
+    int threads_per_sm;    /* blocks_per_sm * threads_per_block */
+    int max_warps_per_sm;  /* the occupancy denominator */
+    double occupancy;      /* warps_per_sm / max_warps_per_sm, 0..1 */
 
     /* The block count each resource allows (OCC_UNLIMITED if unused) */
-    int limit_warps;           /* Nsight "Block Limit Warps" */
-    int limit_blocks;          /* "Block Limit SM" */
-    int limit_registers;       /* "Block Limit Registers" */
-    int limit_shared_mem;      /* "Block Limit Shared Mem" */
-    int limit_barriers;        /* "Block Limit Barriers" */
-    unsigned limiters;         /* every occ_limiter whose limit equals
-                                  blocks_per_sm (ties are reported) */
+    int limit_warps;             /* Nsight "Block Limit Warps" */
+    int limit_blocks;            /* "Block Limit SM" */
+    int limit_registers;         /* "Block Limit Registers" */
+    int limit_shared_mem;        /* "Block Limit Shared Mem" */
+    int limit_barriers;          /* "Block Limit Barriers" */
+    unsigned limiters;           /* every occ_limiter whose limit equals
+                                    blocks_per_sm (ties are reported) */
     occ_zero_reason zero_reason; /* why blocks_per_sm is 0 */
 
     /* Allocation */
-    int regs_per_warp_allocated;   /* regs x 32 rounded up to the allocation unit */
-    int regs_per_block_allocated;  /* per warp x warps per block */
-    int warps_per_sm_by_regs;      /* warps the register file holds, by sub-partition */
+    int regs_per_warp_allocated;        /* regs x 32 rounded up to the allocation unit */
+    int regs_per_block_allocated;       /* per warp x warps per block */
+    int warps_per_sm_by_regs;           /* warps the register file holds, by sub-partition */
     int smem_per_block_allocated_bytes; /* static + dynamic + reserved, rounded up */
     int smem_per_block_limit_bytes;     /* largest allocation one block may have */
-    int smem_per_sm_bytes;         /* shared memory configured: the carveout used */
-    int smem_preferred_bytes;      /* what the carveout preference asked for */
-    bool partitioned_gc_on;        /* partitioned global caching in effect */
-    bool needs_optin;              /* launch needs cudaFuncAttributeMaxDynamicSharedMemorySize */
-    bool exceeds_launch_bounds;    /* more threads than the kernel's __launch_bounds__:
-                                      the launch fails, although the driver's occupancy
-                                      API (and so blocks_per_sm) ignores the bound */
+    int smem_per_sm_bytes;              /* shared memory configured: the carveout used */
+    int smem_preferred_bytes;           /* what the carveout preference asked for */
+    bool partitioned_gc_on;             /* partitioned global caching in effect */
+    bool needs_optin;           /* launch needs cudaFuncAttributeMaxDynamicSharedMemorySize */
+    bool exceeds_launch_bounds; /* more threads than the kernel's __launch_bounds__:
+                                   the launch fails, although the driver's occupancy
+                                   API (and so blocks_per_sm) ignores the bound */
 } occ_result;
 
 /*
@@ -275,12 +296,11 @@ typedef struct occ_result {
  * Returns OCC_ERR_INVALID_ARGUMENT for out-of-range input (threads above the
  * device's per-block maximum, registers above 255, negative sizes, ...).
  */
-occ_status occ_calc(const occ_device *device, const occ_kernel *kernel,
-                    occ_result *result, occ_error *err);
+occ_status occ_calc(const occ_device *device, const occ_kernel *kernel, occ_result *result,
+                    occ_error *err);
 
 /* Checks a kernel description against a device without computing. */
-occ_status occ_kernel_validate(const occ_device *device,
-                               const occ_kernel *kernel, occ_error *err);
+occ_status occ_kernel_validate(const occ_device *device, const occ_kernel *kernel, occ_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Launch configuration                                                     */
@@ -290,10 +310,10 @@ occ_status occ_kernel_validate(const occ_device *device,
 typedef size_t (*occ_smem_for_block_fn)(int block_size, void *context);
 
 typedef struct occ_block_size_result {
-    int block_size;       /* threads per block with the most resident threads */
-    int min_grid_size;    /* blocks_per_sm x sm_count: one full wave */
-    int blocks_per_sm;    /* at block_size */
-    double occupancy;     /* at block_size */
+    int block_size;    /* threads per block with the most resident threads */
+    int min_grid_size; /* blocks_per_sm x sm_count: one full wave */
+    int blocks_per_sm; /* at block_size */
+    double occupancy;  /* at block_size */
 } occ_block_size_result;
 
 /*
@@ -305,13 +325,9 @@ typedef struct occ_block_size_result {
  * block size; otherwise kernel->dyn_smem_bytes is used for all.
  * min_grid_size uses device->sm_count (0 for generic entries).
  */
-occ_status occ_max_potential_block_size(const occ_device *device,
-                                        const occ_kernel *kernel,
-                                        int block_size_limit,
-                                        occ_smem_for_block_fn smem_for_block,
-                                        void *context,
-                                        occ_block_size_result *out,
-                                        occ_error *err);
+occ_status occ_max_potential_block_size(const occ_device *device, const occ_kernel *kernel,
+                                        int block_size_limit, occ_smem_for_block_fn smem_for_block,
+                                        void *context, occ_block_size_result *out, occ_error *err);
 
 typedef struct occ_dyn_smem_result {
     int driver_bytes;  /* what cudaOccupancyAvailableDynamicSMemPerBlock returns */
@@ -326,9 +342,8 @@ typedef struct occ_dyn_smem_result {
  * truly fits. OCC_ERR_NOT_FOUND when num_blocks blocks cannot be resident
  * even without dynamic shared memory.
  */
-occ_status occ_dyn_smem_available(const occ_device *device,
-                                  const occ_kernel *kernel, int num_blocks,
-                                  int block_size, occ_dyn_smem_result *out,
+occ_status occ_dyn_smem_available(const occ_device *device, const occ_kernel *kernel,
+                                  int num_blocks, int block_size, occ_dyn_smem_result *out,
                                   occ_error *err);
 
 /* ------------------------------------------------------------------------ */
@@ -364,10 +379,10 @@ typedef enum occ_sweep_axis {
 } occ_sweep_axis;
 
 typedef struct occ_sweep_point {
-    int value;          /* x: registers, bytes, threads or barriers */
+    int value; /* x: registers, bytes, threads or barriers */
     int blocks_per_sm;
     int warps_per_sm;
-    double occupancy;   /* warps_per_sm / max warps per SM */
+    double occupancy; /* warps_per_sm / max warps per SM */
 } occ_sweep_point;
 
 /* The number of x points occ_sweep writes for this axis on this device
@@ -375,16 +390,16 @@ typedef struct occ_sweep_point {
 int occ_sweep_point_count(const occ_device *device, occ_sweep_axis axis);
 
 /* The kernel's own x on the axis (where Nsight marks the current point); for
-   shared memory occ_calc's allocation per block, 0 if the kernel is invalid. */
-int occ_sweep_current_value(const occ_device *device, const occ_kernel *kernel,
-                            occ_sweep_axis axis);
+   shared memory occ_calc's allocation per block. The kernel must pass
+   occ_calc (its error otherwise). */
+occ_status occ_sweep_current_value(const occ_device *device, const occ_kernel *kernel,
+                                   occ_sweep_axis axis, int *value, occ_error *err);
 
 /* Fills points[0 .. *count-1]; OCC_ERR_INVALID_ARGUMENT naming "points" when
    max_points is below occ_sweep_point_count(). The kernel must pass
    occ_kernel_validate(). */
-occ_status occ_sweep(const occ_device *device, const occ_kernel *kernel,
-                     occ_sweep_axis axis, occ_sweep_point *points,
-                     int max_points, int *count, occ_error *err);
+occ_status occ_sweep(const occ_device *device, const occ_kernel *kernel, occ_sweep_axis axis,
+                     occ_sweep_point *points, int max_points, int *count, occ_error *err);
 
 /* "registers", "shared memory", "block size", "barriers"; NULL if unknown. */
 const char *occ_sweep_axis_name(occ_sweep_axis axis);
@@ -404,14 +419,14 @@ const char *occ_sweep_axis_name(occ_sweep_axis axis);
 /* One resource's limit, worked with this kernel's numbers. */
 typedef struct occ_explain_step {
     occ_limiter resource;
-    int limit_blocks;                   /* as in occ_result (OCC_UNLIMITED) */
-    bool binds;                         /* equals the resident blocks */
-    char text[OCC_EXPLAIN_TEXT_BYTES];  /* one paragraph, no newline */
+    int limit_blocks;                  /* as in occ_result (OCC_UNLIMITED) */
+    bool binds;                        /* equals the resident blocks */
+    char text[OCC_EXPLAIN_TEXT_BYTES]; /* one paragraph, no newline */
 } occ_explain_step;
 
 /* A configuration one change away, and what it gives. */
 typedef struct occ_explain_option {
-    int value;            /* registers, bytes, threads or barriers */
+    int value; /* registers, bytes, threads or barriers */
     int blocks_per_sm;
     int warps_per_sm;
     double occupancy;
@@ -420,9 +435,9 @@ typedef struct occ_explain_option {
 /* The smallest change of one input that gains a block, and the most that
    input alone can give. */
 typedef struct occ_explain_change {
-    occ_sweep_axis input;   /* which input changes */
-    int current_value;      /* as on the sweep's axis (smem: static + dynamic) */
-    bool helps;             /* false: changing this input alone changes nothing */
+    occ_sweep_axis input;    /* which input changes */
+    int current_value;       /* as on the sweep's axis (smem: static + dynamic) */
+    bool helps;              /* false: changing this input alone changes nothing */
     occ_explain_option next; /* the nearest value that gains residency */
     occ_explain_option best; /* the value nearest the current one that reaches
                                 the most this input alone can give */
@@ -432,18 +447,18 @@ typedef struct occ_explain_change {
 typedef struct occ_explanation {
     occ_result result;
     char summary[OCC_EXPLAIN_TEXT_BYTES];
-    occ_explain_step steps[5];      /* warps, blocks, registers, shared memory, barriers */
+    occ_explain_step steps[5]; /* warps, blocks, registers, shared memory, barriers */
     int step_count;
     /* What is allocated or reserved but does not host another block. */
-    int regs_unallocated_per_sm;    /* registers left in the file */
-    int regs_rounding_per_warp;     /* allocated beyond regs x 32 */
-    int smem_unused_per_sm_bytes;   /* configured shared memory left over */
-    int warp_slots_unused;          /* max warps - resident warps */
-    int warp_slots_stranded;        /* of those, lost to block granularity
-                                       when warp slots bind (768 threads: 16) */
-    int idle_lanes_per_block;       /* threads short of whole warps */
+    int regs_unallocated_per_sm;  /* registers left in the file */
+    int regs_rounding_per_warp;   /* allocated beyond regs x 32 */
+    int smem_unused_per_sm_bytes; /* configured shared memory left over */
+    int warp_slots_unused;        /* max warps - resident warps */
+    int warp_slots_stranded;      /* of those, lost to block granularity
+                                     when warp slots bind (768 threads: 16) */
+    int idle_lanes_per_block;     /* threads short of whole warps */
     char waste[OCC_EXPLAIN_TEXT_BYTES * 2];
-    occ_explain_change changes[4];  /* registers, shared memory, block size, barriers */
+    occ_explain_change changes[4]; /* registers, shared memory, block size, barriers */
     int change_count;
     char caution[OCC_EXPLAIN_TEXT_BYTES * 2];
 } occ_explanation;
@@ -452,8 +467,8 @@ typedef struct occ_explanation {
    occ_calc (for the changes, occ_calc of the changed kernel). Returns
    OCC_ERR_TEXT_TRUNCATED, with *out filled but a text cut, if a text did not
    fit its OCC_EXPLAIN_TEXT_BYTES (never with the default size). */
-occ_status occ_explain(const occ_device *device, const occ_kernel *kernel,
-                       occ_explanation *out, occ_error *err);
+occ_status occ_explain(const occ_device *device, const occ_kernel *kernel, occ_explanation *out,
+                       occ_error *err);
 
 /* The whole explanation as plain text: headed paragraphs separated by blank
    lines, lines unwrapped (what `occ explain` prints before wrapping).
@@ -463,24 +478,24 @@ occ_status occ_explain(const occ_device *device, const occ_kernel *kernel,
    OCC_ERR_TEXT_TRUNCATED when cap is too small (buf then holds the text cut
    and NUL-terminated). */
 #define OCC_EXPLAIN_TEXT_MAX (14 * OCC_EXPLAIN_TEXT_BYTES + 256)
-size_t occ_explain_text(const occ_device *device, const occ_kernel *kernel,
-                        char *buf, size_t cap, occ_error *err);
+size_t occ_explain_text(const occ_device *device, const occ_kernel *kernel, char *buf, size_t cap,
+                        occ_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Waves: how a grid fills the GPU                                          */
 /* ------------------------------------------------------------------------ */
 
 typedef struct occ_waves_result {
-    double waves_per_sm;          /* grid / (blocks per SM x SMs): Nsight's
-                                     launch__waves_per_multiprocessor */
-    long long full_waves;         /* waves in which every block slot is used */
-    long long last_wave_blocks;   /* blocks of the last wave (a full wave's
-                                     worth when the grid divides evenly) */
-    double last_wave_fraction;    /* how full the last wave is, 0..1 */
+    double waves_per_sm;              /* grid / (blocks per SM x SMs): Nsight's
+                                         launch__waves_per_multiprocessor */
+    long long full_waves;             /* waves in which every block slot is used */
+    long long last_wave_blocks;       /* blocks of the last wave (a full wave's
+                                         worth when the grid divides evenly) */
+    double last_wave_fraction;        /* how full the last wave is, 0..1 */
     long long persistent_grid_blocks; /* blocks per SM x SMs: one full wave */
-    double tail_idle_fraction;    /* block slots idle over the launch, if every
-                                     block takes the same time: 1 - waves /
-                                     ceil(waves) */
+    double tail_idle_fraction;        /* block slots idle over the launch, if every
+                                         block takes the same time: 1 - waves /
+                                         ceil(waves) */
 } occ_waves_result;
 
 /* The waves of a grid of grid_blocks blocks at blocks_per_sm resident
@@ -514,9 +529,9 @@ occ_status occ_launch_waves(int blocks_per_sm, int sm_count, long long grid_bloc
  * seeds: 400 cycles x 4 issues/cycle = 1600 loads in flight).
  */
 typedef struct occ_memory_model {
-    double latency_ns;       /* unloaded latency of one load (DRAM round trip) */
-    double peak_gb_per_s;    /* reachable bandwidth: the datasheet peak, or
-                                better the measured device-to-device copy */
+    double latency_ns;                 /* unloaded latency of one load (DRAM round trip) */
+    double peak_gb_per_s;              /* reachable bandwidth: the datasheet peak, or
+                                          better the measured device-to-device copy */
     double loaded_latency_factor;      /* latency growth at full load; 0: none */
     double max_bytes_in_flight_per_sm; /* a per-SM request limit; 0: none */
     int sm_count;                      /* SMs of the GPU */
@@ -531,16 +546,16 @@ typedef struct occ_memory_model {
 /* The memory model of a named GPU from the database: latency, peak
    bandwidth and SM count; OCC_ERR_INVALID_DEVICE naming the field when the
    database does not know one (pass your own numbers then). */
-occ_status occ_memory_model_from_device(const occ_device *device,
-                                        occ_memory_model *out, occ_error *err);
+occ_status occ_memory_model_from_device(const occ_device *device, occ_memory_model *out,
+                                        occ_error *err);
 
 /* One kernel's memory behaviour. */
 typedef struct occ_latency_input {
-    double warps_per_sm;               /* resident warps per SM (occ_result) */
-    double loads_in_flight_per_thread; /* independent loads issued before the
-                                          first result is used (ILP) */
-    double bytes_per_load;             /* per thread and load: 4 for float */
-    int active_sms;                    /* SMs holding warps; 0: all */
+    double warps_per_sm;                /* resident warps per SM (occ_result) */
+    double loads_in_flight_per_thread;  /* independent loads issued before the
+                                           first result is used (ILP) */
+    double bytes_per_load;              /* per thread and load: 4 for float */
+    int active_sms;                     /* SMs holding warps; 0: all */
     double bytes_moved_per_byte_loaded; /* all traffic over load traffic: 1.5
                                            for out = a*x + y; 0 means 1 */
     double spill_bytes_per_byte_loaded; /* local-memory (spill) traffic per
@@ -571,8 +586,7 @@ typedef struct occ_latency_result {
     occ_latency_bound bound;
 } occ_latency_result;
 
-occ_status occ_latency_predict(const occ_memory_model *model,
-                               const occ_latency_input *input,
+occ_status occ_latency_predict(const occ_memory_model *model, const occ_latency_input *input,
                                occ_latency_result *out, occ_error *err);
 
 /*
@@ -583,8 +597,7 @@ occ_status occ_latency_predict(const occ_memory_model *model,
  * point is at or above the constant-latency prediction. OCC_ERR_INVALID_ARGUMENT
  * when the point is saturated (measured >= 0.98 of peak: no information).
  */
-occ_status occ_memory_model_fit(occ_memory_model *model,
-                                const occ_latency_input *input,
+occ_status occ_memory_model_fit(occ_memory_model *model, const occ_latency_input *input,
                                 double measured_gb_per_s, occ_error *err);
 
 /*
@@ -593,14 +606,12 @@ occ_status occ_memory_model_fit(occ_memory_model *model,
  * (one block per SM), which moved measured_gb_per_s of all traffic. The
  * rate is its load bandwidth per resident warp.
  */
-occ_status occ_memory_model_fit_warp_rate(occ_memory_model *model,
-                                          const occ_latency_input *input,
+occ_status occ_memory_model_fit_warp_rate(occ_memory_model *model, const occ_latency_input *input,
                                           double measured_gb_per_s, occ_error *err);
 
 /* How much longer one iteration takes when spills add loads:
    (work_cycles + spill_loads x spill_latency_cycles) / work_cycles. */
-double occ_spill_slowdown(double work_cycles, double spill_loads,
-                          double spill_latency_cycles);
+double occ_spill_slowdown(double work_cycles, double spill_loads, double spill_latency_cycles);
 
 /* ------------------------------------------------------------------------ */
 /* Words                                                                    */
@@ -617,6 +628,10 @@ const char *occ_zero_reason_text(occ_zero_reason reason);
 
 /* "latency", "bandwidth", "request limit", "warp rate". */
 const char *occ_latency_bound_name(occ_latency_bound bound);
+
+/* "measured", "published", "architecture", "given", "unknown" (also for a
+   value outside the enum). Never NULL. */
+const char *occ_latency_source_name(occ_latency_source source);
 
 #ifdef __cplusplus
 }

@@ -6,9 +6,8 @@
 #include "occ_internal.h"
 
 occ_status occ_max_potential_block_size(const occ_device *d, const occ_kernel *kernel,
-                                        int block_size_limit,
-                                        occ_smem_for_block_fn smem_for_block, void *context,
-                                        occ_block_size_result *out, occ_error *err)
+                                        int block_size_limit, occ_smem_for_block_fn smem_for_block,
+                                        void *context, occ_block_size_result *out, occ_error *err)
 {
     if (d == NULL || kernel == NULL || out == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "block_size", "an argument is NULL");
@@ -110,9 +109,8 @@ static long long driver_available(const occ_device *d, const occ_kernel *k, int 
     return avail;
 }
 
-occ_status occ_dyn_smem_available(const occ_device *d, const occ_kernel *kernel,
-                                  int num_blocks, int block_size, occ_dyn_smem_result *out,
-                                  occ_error *err)
+occ_status occ_dyn_smem_available(const occ_device *d, const occ_kernel *kernel, int num_blocks,
+                                  int block_size, occ_dyn_smem_result *out, occ_error *err)
 {
     if (d == NULL || kernel == NULL || out == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "dyn_smem", "an argument is NULL");

@@ -26,8 +26,7 @@ static int round_up(int x, int unit)
 }
 
 static occ_status fail_value(occ_error *err, const occ_device *d, const char *field,
-                             long long value, const char *what, long long limit,
-                             const char *unit)
+                             long long value, const char *what, long long limit, const char *unit)
 {
     if (err != NULL) {
         char label[96];
@@ -87,8 +86,10 @@ occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_err
         return occ__fail(err, OCC_ERR_NULL_POINTER, "kernel", "device or kernel is NULL");
     }
     if (k->block_x < 1 || k->block_y < 1 || k->block_z < 1) {
-        return fail_value(err, d, "threads", k->block_x < 1 ? k->block_x
-                                             : k->block_y < 1 ? k->block_y : k->block_z,
+        return fail_value(err, d, "threads",
+                          k->block_x < 1   ? k->block_x
+                          : k->block_y < 1 ? k->block_y
+                                           : k->block_z,
                           ": every block dimension must be at least 1", -1, " on ");
     }
     /* Each dimension is at most INT_MAX, so x*y fits; cap before z. */
@@ -113,8 +114,8 @@ occ_status occ_kernel_validate(const occ_device *d, const occ_kernel *k, occ_err
                           " bytes (no opt-in for static data) on ");
     }
     if (k->dyn_smem_bytes < 0) {
-        return fail_value(err, d, "dyn_smem", k->dyn_smem_bytes, ": must be 0 or more bytes",
-                          -1, " on ");
+        return fail_value(err, d, "dyn_smem", k->dyn_smem_bytes, ": must be 0 or more bytes", -1,
+                          " on ");
     }
     if (k->max_threads_per_block < 0) {
         return fail_value(err, d, "max_threads", k->max_threads_per_block,
@@ -226,8 +227,8 @@ static void smem_limit(const occ_device *d, const occ_kernel *k, occ_result *r,
        configures the smallest step that holds the block [OCH]. */
     int smem_sm = preferred;
     if (preferred < alloc) {
-        smem_sm = d->carveout_step_count > 0 ? occ__carveout_align_up(d, alloc)
-                                             : d->smem_per_sm_bytes;
+        smem_sm =
+            d->carveout_step_count > 0 ? occ__carveout_align_up(d, alloc) : d->smem_per_sm_bytes;
     }
     r->smem_per_sm_bytes = smem_sm;
     r->limit_shared_mem = alloc > 0 ? smem_sm / alloc : OCC_UNLIMITED;

@@ -41,8 +41,8 @@ void occ__device_label(const occ_device *device, char *out, size_t cap)
 }
 
 /* Fails with "FIELD VALUE: must be WHAT" when value is outside [lo, hi]. */
-static bool check_range(occ_error *err, const char *field, long long value,
-                        long long lo, long long hi, const char *what)
+static bool check_range(occ_error *err, const char *field, long long value, long long lo,
+                        long long hi, const char *what)
 {
     if (value >= lo && value <= hi) {
         return true;
@@ -66,11 +66,11 @@ occ_status occ_device_validate(const occ_device *d, occ_error *err)
     if (d == NULL) {
         return occ__fail(err, OCC_ERR_NULL_POINTER, "device", "device is NULL");
     }
-#define CHECK(field, lo, hi, what)                                                       \
-    do {                                                                                 \
-        if (!check_range(err, #field, d->field, (lo), (hi), (what))) {                   \
-            return OCC_ERR_INVALID_DEVICE;                                               \
-        }                                                                                \
+#define CHECK(field, lo, hi, what)                                                                 \
+    do {                                                                                           \
+        if (!check_range(err, #field, d->field, (lo), (hi), (what))) {                             \
+            return OCC_ERR_INVALID_DEVICE;                                                         \
+        }                                                                                          \
     } while (0)
 
     bool named = false;
@@ -92,8 +92,7 @@ occ_status occ_device_validate(const occ_device *d, occ_error *err)
         return occ__fail(err, OCC_ERR_INVALID_DEVICE, "max_threads_per_sm",
                          "max_threads_per_sm: must be a whole number of warps");
     }
-    CHECK(max_threads_per_block, 1, d->max_threads_per_sm,
-          "1 to max_threads_per_sm");
+    CHECK(max_threads_per_block, 1, d->max_threads_per_sm, "1 to max_threads_per_sm");
     CHECK(max_blocks_per_sm, 1, MAX_BLOCKS, "1 to 4096");
     CHECK(regs_per_sm, 1, MAX_REGS, "1 to 16777216");
     CHECK(regs_per_block, 1, d->regs_per_sm, "1 to regs_per_sm");
@@ -105,16 +104,14 @@ occ_status occ_device_validate(const occ_device *d, occ_error *err)
     CHECK(smem_per_block_bytes, 1, d->smem_per_sm_bytes, "1 to smem_per_sm_bytes");
     CHECK(smem_per_block_optin_bytes, d->smem_per_block_bytes, d->smem_per_sm_bytes,
           "smem_per_block_bytes to smem_per_sm_bytes");
-    CHECK(smem_reserved_per_block_bytes, 0,
-          d->smem_per_sm_bytes - d->smem_per_block_optin_bytes,
+    CHECK(smem_reserved_per_block_bytes, 0, d->smem_per_sm_bytes - d->smem_per_block_optin_bytes,
           "0 to smem_per_sm_bytes - smem_per_block_optin_bytes");
     CHECK(smem_alloc_unit_bytes, 1, 65536, "1 to 65536");
     CHECK(carveout_step_count, 0, OCC_MAX_CARVEOUT_STEPS, "0 (fixed) to 12");
     for (int i = 0; i < d->carveout_step_count; i++) {
         long long prev = i == 0 ? 0 : d->carveout_steps_bytes[i - 1] + 1LL;
         if (!check_range(err, "carveout_steps_bytes", d->carveout_steps_bytes[i], prev,
-                         d->smem_per_sm_bytes,
-                         "ascending and at most smem_per_sm_bytes")) {
+                         d->smem_per_sm_bytes, "ascending and at most smem_per_sm_bytes")) {
             return OCC_ERR_INVALID_DEVICE;
         }
     }

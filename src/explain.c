@@ -526,9 +526,12 @@ static void fill_changes(const explain_ctx *c, occ_explanation *e)
     for (int i = 0; i < 4; i++) {
         occ_explain_change *ch = &e->changes[e->change_count];
         ch->input = inputs[i];
-        ch->current_value = inputs[i] == OCC_SWEEP_SMEM
-                                ? c->k->static_smem_bytes + c->k->dyn_smem_bytes
-                                : occ_sweep_current_value(c->d, c->k, inputs[i]);
+        if (inputs[i] == OCC_SWEEP_SMEM) {
+            ch->current_value = c->k->static_smem_bytes + c->k->dyn_smem_bytes;
+        } else {
+            /* the kernel passed occ_calc already, so this cannot fail */
+            occ_sweep_current_value(c->d, c->k, inputs[i], &ch->current_value, NULL);
+        }
         ch->helps = false;
         ch->next = option_of(c->d, c->k, ch->current_value);
         ch->best = ch->next;
@@ -645,11 +648,11 @@ static const char heading_caution[] = "\nDoes it matter?\n";
 #define FIELD_BYTES(field) sizeof(((occ_explanation *)0)->field)
 /* Every text at its longest (its buffer less the NUL), each bullet's "- " and
    newline, the headings, the final newline and the NUL. */
-#define EXPLAIN_TEXT_BOUND                                                                     \
-    (FIELD_BYTES(summary) - 1 + sizeof heading_steps - 1 +                                     \
-     5 * (2 + FIELD_BYTES(steps[0].text) - 1 + 1) + sizeof heading_waste - 1 +                \
-     FIELD_BYTES(waste) - 1 + sizeof heading_changes - 1 +                                     \
-     4 * (2 + FIELD_BYTES(changes[0].text) - 1 + 1) + sizeof heading_caution - 1 +            \
+#define EXPLAIN_TEXT_BOUND                                                                         \
+    (FIELD_BYTES(summary) - 1 + sizeof heading_steps - 1 +                                         \
+     5 * (2 + FIELD_BYTES(steps[0].text) - 1 + 1) + sizeof heading_waste - 1 +                     \
+     FIELD_BYTES(waste) - 1 + sizeof heading_changes - 1 +                                         \
+     4 * (2 + FIELD_BYTES(changes[0].text) - 1 + 1) + sizeof heading_caution - 1 +                 \
      FIELD_BYTES(caution) - 1 + 1 + 1)
 _Static_assert(OCC_EXPLAIN_TEXT_MAX >= EXPLAIN_TEXT_BOUND,
                "OCC_EXPLAIN_TEXT_MAX must hold the longest explanation text");

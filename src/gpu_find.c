@@ -124,18 +124,21 @@ static void fill_named(const occ_named_gpu *g, occ_device *out)
     out->mem_bandwidth_gb_per_s = g->mem_bandwidth_gb_per_s;
     out->l2_bytes = g->l2_bytes;
     out->mem_latency_ns = g->mem_latency_ns;
+    out->mem_latency_source = g->mem_latency_source;
+    out->mem_latency_citation = g->mem_latency_citation;
 }
 
 static const char *const no_aliases[] = {NULL};
 
-occ_status occ_gpu_at(int index, occ_device *out, bool *is_named,
-                      const char *const **aliases)
+occ_status occ_gpu_at(int index, occ_device *out, bool *is_named, const char *const **aliases,
+                      occ_error *err)
 {
     if (out == NULL) {
-        return occ__fail(NULL, OCC_ERR_NULL_POINTER, "out", "out is NULL");
+        return occ__fail(err, OCC_ERR_NULL_POINTER, "out", "out is NULL");
     }
     if (index < 0 || index >= occ_gpu_count()) {
-        return OCC_ERR_NOT_FOUND;
+        return occ__fail(err, OCC_ERR_NOT_FOUND, "index",
+                         "the index is outside the database (0 .. occ_gpu_count() - 1)");
     }
     if (index < occ__arch_count) {
         *out = occ__arch_table[index];
@@ -221,7 +224,7 @@ static int entry_distance(const char *norm_query, int index, const char **displa
     char norm[NORM_BYTES];
     occ_device dev;
     const char *const *aliases;
-    occ_gpu_at(index, &dev, NULL, &aliases);
+    occ_gpu_at(index, &dev, NULL, &aliases, NULL);
     *display = index < occ__arch_count ? occ__arch_table[index].name
                                        : occ__named_table[index - occ__arch_count].name;
     normalize(*display, norm);
@@ -234,6 +237,24 @@ static int entry_distance(const char *norm_query, int index, const char **displa
     return best;
 }
 
+/* The edit distance up to which a name counts as a typo of the query: one
+   edit in a short name, a quarter of the letters in a longer one. "GB10" is
+   not a typo of "A10" or "GB200"; "h300" is one of "H200". */
+static int typo_distance(const char *norm_query)
+{
+    int len = (int)occ__strlen(norm_query);
+    return len / 4 > 1 ? len / 4 : 1;
+}
+
+/* Generic entries (sm_90) are offered only for a query that looks like an
+   architecture: "sm..", "compute..", or a digit first. */
+static bool looks_like_arch(const char *norm_query)
+{
+    return (norm_query[0] == 's' && norm_query[1] == 'm') ||
+           (norm_query[0] >= '0' && norm_query[0] <= '9') ||
+           (norm_query[0] == 'c' && norm_query[1] == 'o' && norm_query[2] == 'm');
+}
+
 int occ_gpu_closest(const char *query, const char **names, int max)
 {
     char norm_query[NORM_BYTES];
@@ -244,9 +265,14 @@ int occ_gpu_closest(const char *query, const char **names, int max)
     }
     max = max > 8 ? 8 : max;
     normalize(query, norm_query);
-    for (int i = 0; i < occ_gpu_count(); i++) {
+    int limit = typo_distance(norm_query);
+    bool arch = looks_like_arch(norm_query);
+    for (int i = arch ? 0 : occ__arch_count; i < occ_gpu_count(); i++) {
         const char *display;
         int d = entry_distance(norm_query, i, &display);
+        if (d > limit) {
+            continue;
+        }
         /* Insertion into the sorted top-`max`; equal distances keep order. */
         int pos = count;
         while (pos > 0 && dist[pos - 1] > d) {
@@ -308,6 +334,10 @@ occ_status occ_gpu_find(const char *query, occ_device *out, occ_error *err)
         for (int i = 0; i < n; i++) {
             occ__msg_str(&m, i == 0 ? "; closest: " : ", ");
             occ__msg_str(&m, close[i]);
+        }
+        if (n == 0) {
+            occ__msg_str(&m, ": no name in the database is close; an architecture name "
+                             "(sm_90) or compute capability (9.0) works for any GPU");
         }
     }
     return OCC_ERR_UNKNOWN_GPU;

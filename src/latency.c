@@ -46,8 +46,10 @@ occ_status occ_memory_model_from_device(const occ_device *device, occ_memory_mod
         return occ__fail(err, OCC_ERR_NULL_POINTER, "device", "device and out must not be NULL");
     }
     if (device->mem_latency_ns <= 0) {
+        /* Every named GPU has one; a generic entry (sm_90) or a description
+           without one does not: latency belongs to a product's memory. */
         return occ__fail(err, OCC_ERR_INVALID_DEVICE, "latency_ns",
-                         "the GPU database has no measured memory latency for this GPU; "
+                         "the device has no memory latency (generic sm_XX entries have none); "
                          "give one (e.g. --latency-ns 600, or measure it with occ lab latency)");
     }
     if (device->mem_bandwidth_gb_per_s <= 0) {
@@ -288,4 +290,16 @@ double occ_spill_slowdown(double work_cycles, double spill_loads, double spill_l
         return 0.0;
     }
     return (work_cycles + spill_loads * spill_latency_cycles) / work_cycles;
+}
+
+const char *occ_latency_source_name(occ_latency_source source)
+{
+    switch (source) {
+    case OCC_LATENCY_MEASURED: return "measured";
+    case OCC_LATENCY_PUBLISHED: return "published";
+    case OCC_LATENCY_ARCHITECTURE: return "architecture";
+    case OCC_LATENCY_GIVEN: return "given";
+    case OCC_LATENCY_UNKNOWN: break;
+    }
+    return "unknown";
 }

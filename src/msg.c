@@ -77,8 +77,7 @@ void occ__msg_int(occ_msg *m, long long v)
     occ__msg_str(m, text);
 }
 
-occ_status occ__fail(occ_error *err, occ_status status, const char *field,
-                     const char *message)
+occ_status occ__fail(occ_error *err, occ_status status, const char *field, const char *message)
 {
     if (err != NULL) {
         err->field = field;

@@ -9,15 +9,17 @@
 
 /* A named GPU: a product's facts on top of its compute capability's limits. */
 typedef struct occ_named_gpu {
-    const char *name;              /* display name, e.g. "H100 SXM" */
-    const char *const *aliases;    /* NULL-terminated; may be NULL */
-    int cc_major;                  /* compute capability */
+    const char *name;           /* display name, e.g. "H100 SXM" */
+    const char *const *aliases; /* NULL-terminated; may be NULL */
+    int cc_major;               /* compute capability */
     int cc_minor;
-    int sm_count;                  /* streaming multiprocessors */
-    int sm_clock_mhz;              /* boost clock; 0 if unknown */
-    int mem_bandwidth_gb_per_s;    /* peak DRAM bandwidth; 0 if unknown */
-    int l2_bytes;                  /* L2 size; 0 if unknown */
-    int mem_latency_ns;            /* DRAM latency; 0 if unknown */
+    int sm_count;                          /* streaming multiprocessors */
+    int sm_clock_mhz;                      /* boost clock; 0 if unknown */
+    int mem_bandwidth_gb_per_s;            /* peak DRAM bandwidth; 0 if unknown */
+    int l2_bytes;                          /* L2 size; 0 if unknown */
+    int mem_latency_ns;                    /* DRAM latency; every named GPU has one */
+    occ_latency_source mem_latency_source; /* where it comes from */
+    const char *mem_latency_citation;      /* the source in a few words */
 } occ_named_gpu;
 
 /* Read-only tables (gpu_arch.c, gpu_named.c). */
@@ -42,8 +44,7 @@ void occ__msg_count(occ_msg *m, long long v);       /* 65,536 */
 void occ__msg_percent(occ_msg *m, double fraction); /* 0.625 -> 62.5% */
 
 /* Sets err->field and err->message from a sequence of pieces; returns `status`. */
-occ_status occ__fail(occ_error *err, occ_status status, const char *field,
-                     const char *message);
+occ_status occ__fail(occ_error *err, occ_status status, const char *field, const char *message);
 
 /* occ_calc without the argument checks, for callers that ask about
    configurations past the hardware's ranges on purpose (occ_sweep draws

@@ -44,22 +44,30 @@ static int x_at(occ_sweep_axis axis, int i)
     return i;
 }
 
-int occ_sweep_current_value(const occ_device *d, const occ_kernel *k, occ_sweep_axis axis)
+occ_status occ_sweep_current_value(const occ_device *d, const occ_kernel *k, occ_sweep_axis axis,
+                                   int *value, occ_error *err)
 {
-    if (d == NULL || k == NULL) {
-        return 0;
+    if (d == NULL || k == NULL || value == NULL) {
+        return occ__fail(err, OCC_ERR_NULL_POINTER, "value", "device, kernel or value is NULL");
+    }
+    *value = 0;
+    occ_result r;
+    /* The kernel must be valid: its allocation comes from occ_calc. */
+    occ_status st = occ_calc(d, k, &r, err);
+    if (st != OCC_OK) {
+        return st;
     }
     switch (axis) {
-    case OCC_SWEEP_REGS: return k->regs_per_thread;
-    case OCC_SWEEP_BARRIERS: return k->barriers;
-    case OCC_SWEEP_THREADS: return k->block_x * k->block_y * k->block_z;
-    case OCC_SWEEP_SMEM: {
+    case OCC_SWEEP_REGS: *value = k->regs_per_thread; return OCC_OK;
+    case OCC_SWEEP_BARRIERS: *value = k->barriers; return OCC_OK;
+    case OCC_SWEEP_THREADS: *value = r.threads_per_block; return OCC_OK;
+    case OCC_SWEEP_SMEM:
         /* The block's allocation as occ_calc makes it (reserve and rounding). */
-        occ_result r;
-        return occ_calc(d, k, &r, NULL) == OCC_OK ? r.smem_per_block_allocated_bytes : 0;
+        *value = r.smem_per_block_allocated_bytes;
+        return OCC_OK;
     }
-    }
-    return 0;
+    return occ__fail(err, OCC_ERR_INVALID_ARGUMENT, "axis",
+                     "the axis must be registers, shared memory, block size or barriers");
 }
 
 occ_kernel occ__kernel_with(const occ_kernel *k, occ_sweep_axis input, int value)

@@ -18,6 +18,10 @@ const char *occ_status_name(occ_status status)
     case OCC_ERR_NOT_FOUND: return "not found";
     case OCC_ERR_NULL_POINTER: return "null pointer";
     case OCC_ERR_TEXT_TRUNCATED: return "text truncated";
+    case OCC_ERR_IO: return "input/output error";
+    case OCC_ERR_BAD_FORMAT: return "bad format";
+    case OCC_ERR_LIMIT: return "beyond a limit";
+    case OCC_ERR_OUT_OF_MEMORY: return "out of memory";
     }
     return "unknown status";
 }
@@ -49,8 +53,7 @@ const char *occ_limiter_nsight_name(occ_limiter limiter)
 const char *occ_zero_reason_text(occ_zero_reason reason)
 {
     switch (reason) {
-    case OCC_ZERO_NONE:
-        return "";
+    case OCC_ZERO_NONE: return "";
     case OCC_ZERO_REGS_PER_BLOCK:
         return "the block needs more registers than one block may hold; "
                "the launch would fail with too many resources requested";

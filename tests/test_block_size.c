@@ -70,7 +70,7 @@ static void test_launch_bounds_cap_block_size(void **state)
        blocks, 2,048 threads, the whole SM, so the smaller size wins. */
     assert_int_equal(got.block_size, 64);
     assert_int_equal(got.blocks_per_sm, 32);
-    assert_int_equal(got.min_grid_size, 0);  /* a generic entry has no SM count */
+    assert_int_equal(got.min_grid_size, 0); /* a generic entry has no SM count */
 }
 
 typedef struct smem_plan {
@@ -129,8 +129,7 @@ static void test_bad_arguments(void **state)
     assert_int_equal(occ_max_potential_block_size(NULL, &k, 0, NULL, NULL, &got, &err),
                      OCC_ERR_NULL_POINTER);
     occ_dyn_smem_result dyn;
-    assert_int_equal(occ_dyn_smem_available(&d, &k, 0, 256, &dyn, &err),
-                     OCC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(occ_dyn_smem_available(&d, &k, 0, 256, &dyn, &err), OCC_ERR_INVALID_ARGUMENT);
     assert_string_equal(err.field, "num_blocks");
     k.regs_per_thread = 255;
     assert_int_equal(occ_dyn_smem_available(&d, &k, 2, 256, &dyn, &err), OCC_ERR_NOT_FOUND);

@@ -32,30 +32,74 @@ typedef struct invalid_case {
     const char *message;
 } invalid_case;
 
-static void threads_1100(occ_kernel *k) { k->block_x = 1100; }
-static void threads_zero(occ_kernel *k) { k->block_x = 0; }
-static void threads_3d(occ_kernel *k) { k->block_x = 16; k->block_y = 16; k->block_z = 8; }
+static void threads_1100(occ_kernel *k)
+{
+    k->block_x = 1100;
+}
+static void threads_zero(occ_kernel *k)
+{
+    k->block_x = 0;
+}
+static void threads_3d(occ_kernel *k)
+{
+    k->block_x = 16;
+    k->block_y = 16;
+    k->block_z = 8;
+}
 static void threads_huge(occ_kernel *k)
 {
     k->block_x = 2147483647;
     k->block_y = 2147483647;
     k->block_z = 2147483647;
 }
-static void z_65(occ_kernel *k) { k->block_x = 1; k->block_z = 65; }
-static void regs_256(occ_kernel *k) { k->regs_per_thread = 256; }
-static void regs_neg(occ_kernel *k) { k->regs_per_thread = -1; }
-static void static_49k(occ_kernel *k) { k->static_smem_bytes = 49 * 1024; }
-static void dyn_neg(occ_kernel *k) { k->dyn_smem_bytes = -5; }
-static void barriers_17(occ_kernel *k) { k->barriers = 17; }
-static void carveout_101(occ_kernel *k) { k->carveout_percent = 101; }
-static void optin_big(occ_kernel *k) { k->max_dyn_smem_bytes = 232449; }
-static void launch_neg(occ_kernel *k) { k->max_threads_per_block = -1; }
-static void pgc_bad(occ_kernel *k) { k->partitioned_gc = (occ_partitioned_gc)7; }
+static void z_65(occ_kernel *k)
+{
+    k->block_x = 1;
+    k->block_z = 65;
+}
+static void regs_256(occ_kernel *k)
+{
+    k->regs_per_thread = 256;
+}
+static void regs_neg(occ_kernel *k)
+{
+    k->regs_per_thread = -1;
+}
+static void static_49k(occ_kernel *k)
+{
+    k->static_smem_bytes = 49 * 1024;
+}
+static void dyn_neg(occ_kernel *k)
+{
+    k->dyn_smem_bytes = -5;
+}
+static void barriers_17(occ_kernel *k)
+{
+    k->barriers = 17;
+}
+static void carveout_101(occ_kernel *k)
+{
+    k->carveout_percent = 101;
+}
+static void optin_big(occ_kernel *k)
+{
+    k->max_dyn_smem_bytes = 232449;
+}
+static void launch_neg(occ_kernel *k)
+{
+    k->max_threads_per_block = -1;
+}
+static void pgc_bad(occ_kernel *k)
+{
+    k->partitioned_gc = (occ_partitioned_gc)7;
+}
 
 static const invalid_case invalid[] = {
     {"inv-1", "sm_90", threads_1100, "threads", "threads 1100 exceed the 1024 per block of sm_90"},
-    {"inv-2", "H200", threads_1100, "threads", "threads 1100 exceed the 1024 per block of H200 (sm_90)"},
-    {"inv-3", "sm_90", threads_zero, "threads", "threads 0: every block dimension must be at least 1"},
+    {"inv-2", "H200", threads_1100, "threads",
+     "threads 1100 exceed the 1024 per block of H200 (sm_90)"},
+    {"inv-3", "sm_90", threads_zero, "threads",
+     "threads 0: every block dimension must be at least 1"},
     {"inv-4", "sm_90", threads_3d, "threads", "threads 2048 exceed the 1024 per block of sm_90"},
     {"inv-5", "sm_90", threads_huge, "threads", "exceed the 1024 per block"},
     {"inv-6", "sm_90", z_65, "block_z", "block_z 65: must be 1 to 64"},
@@ -157,13 +201,13 @@ static void test_carveout_steps(void **state)
     occ_result r;
     occ_kernel_init(&k);
     k.block_x = 256;
-    k.dyn_smem_bytes = 8 * 1024;  /* 9 KB per block with the reserved KB */
-    k.carveout_percent = 50;      /* 114 KB asked, rounds up to the 132 KB step */
+    k.dyn_smem_bytes = 8 * 1024; /* 9 KB per block with the reserved KB */
+    k.carveout_percent = 50;     /* 114 KB asked, rounds up to the 132 KB step */
     assert_int_equal(occ_calc(&h200, &k, &r, NULL), OCC_OK);
     assert_int_equal(r.smem_preferred_bytes, 132 * 1024);
     assert_int_equal(r.smem_per_sm_bytes, 132 * 1024);
     assert_int_equal(r.limit_shared_mem, 14);
-    k.carveout_percent = 0;       /* 0 KB asked: one block needs 9 KB, so 16 KB */
+    k.carveout_percent = 0; /* 0 KB asked: one block needs 9 KB, so 16 KB */
     assert_int_equal(occ_calc(&h200, &k, &r, NULL), OCC_OK);
     assert_int_equal(r.smem_preferred_bytes, 0);
     assert_int_equal(r.smem_per_sm_bytes, 16 * 1024);

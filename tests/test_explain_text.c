@@ -146,7 +146,7 @@ static void every_gpu_random_kernels(void **state)
     long explained = 0, cut = 0;
     for (int g = 0; g < occ_gpu_count(); g++) {
         occ_device d;
-        assert_int_equal(occ_gpu_at(g, &d, NULL, NULL), OCC_OK);
+        assert_int_equal(occ_gpu_at(g, &d, NULL, NULL, NULL), OCC_OK);
         for (int i = 0; i < KERNELS_PER_GPU; i++) {
             occ_kernel k = random_kernel(&d);
             assert_int_equal(occ_kernel_validate(&d, &k, NULL), OCC_OK);

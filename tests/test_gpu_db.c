@@ -22,7 +22,7 @@ static void test_every_entry_valid(void **state)
         bool named;
         const char *const *aliases;
         occ_error err;
-        assert_int_equal(occ_gpu_at(i, &d, &named, &aliases), OCC_OK);
+        assert_int_equal(occ_gpu_at(i, &d, &named, &aliases, NULL), OCC_OK);
         if (occ_device_validate(&d, &err) != OCC_OK) {
             print_error("%s: %s\n", d.name, err.message);
             fail();
@@ -39,9 +39,9 @@ static void test_every_entry_valid(void **state)
             assert_int_equal(d.sm_count, 0);
         }
     }
-    assert_int_equal(occ_gpu_at(occ_gpu_count(), &(occ_device){0}, NULL, NULL),
+    assert_int_equal(occ_gpu_at(occ_gpu_count(), &(occ_device){0}, NULL, NULL, NULL),
                      OCC_ERR_NOT_FOUND);
-    assert_int_equal(occ_gpu_at(-1, &(occ_device){0}, NULL, NULL), OCC_ERR_NOT_FOUND);
+    assert_int_equal(occ_gpu_at(-1, &(occ_device){0}, NULL, NULL, NULL), OCC_ERR_NOT_FOUND);
 }
 
 static void test_names_and_aliases_find_their_entry(void **state)
@@ -50,14 +50,13 @@ static void test_names_and_aliases_find_their_entry(void **state)
     for (int i = 0; i < occ_gpu_count(); i++) {
         occ_device d;
         const char *const *aliases;
-        assert_int_equal(occ_gpu_at(i, &d, NULL, &aliases), OCC_OK);
+        assert_int_equal(occ_gpu_at(i, &d, NULL, &aliases, NULL), OCC_OK);
         occ_device found;
         occ_error err;
         assert_int_equal(occ_gpu_find(d.name, &found, &err), OCC_OK);
         assert_string_equal(found.name, d.name);
         for (; *aliases != NULL; aliases++) {
-            if (occ_gpu_find(*aliases, &found, &err) != OCC_OK ||
-                strcmp(found.name, d.name) != 0) {
+            if (occ_gpu_find(*aliases, &found, &err) != OCC_OK || strcmp(found.name, d.name) != 0) {
                 print_error("alias '%s' of %s finds %s\n", *aliases, d.name, found.name);
                 fail();
             }
@@ -111,13 +110,29 @@ static void test_lookups(void **state)
 static void test_required_gpus_present(void **state)
 {
     (void)state;
-    static const char *const required[] = {
-        "T4", "V100", "A100 40GB", "A100 80GB", "A10", "A30", "A40", "L4", "L40S",
-        "RTX 2080 Ti", "RTX 3090", "RTX 4090", "RTX 5090", "H100 PCIe", "H100 SXM",
-        "H100 NVL", "H200", "GH200", "B200", "RTX PRO 6000 Blackwell Workstation Edition",
-        "Jetson AGX Orin"};
-    static const char *const arches[] = {"5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0",
-                                         "7.2", "7.5", "8.0", "8.6", "8.7", "8.9", "9.0",
+    static const char *const required[] = {"T4",
+                                           "V100",
+                                           "A100 40GB",
+                                           "A100 80GB",
+                                           "A10",
+                                           "A30",
+                                           "A40",
+                                           "L4",
+                                           "L40S",
+                                           "RTX 2080 Ti",
+                                           "RTX 3090",
+                                           "RTX 4090",
+                                           "RTX 5090",
+                                           "H100 PCIe",
+                                           "H100 SXM",
+                                           "H100 NVL",
+                                           "H200",
+                                           "GH200",
+                                           "B200",
+                                           "RTX PRO 6000 Blackwell Workstation Edition",
+                                           "Jetson AGX Orin"};
+    static const char *const arches[] = {"5.0",  "5.2",  "5.3",  "6.0",  "6.1", "6.2", "7.0",
+                                         "7.2",  "7.5",  "8.0",  "8.6",  "8.7", "8.9", "9.0",
                                          "10.0", "10.3", "11.0", "12.0", "12.1"};
     occ_device d;
     occ_error err;
@@ -147,9 +162,23 @@ static void test_unknown_lists_closest(void **state)
     assert_int_equal(occ_gpu_find("sm_95", &d, &err), OCC_ERR_UNKNOWN_GPU);
     assert_non_null(strstr(err.message, "compute capability 9.5 is not supported"));
     assert_int_equal(occ_gpu_find("", &d, &err), OCC_ERR_UNKNOWN_GPU);
+    /* nothing close: no random names, but what works instead */
+    assert_int_equal(occ_gpu_find("NoSuchGPU", &d, &err), OCC_ERR_UNKNOWN_GPU);
+    assert_null(strstr(err.message, "closest"));
+    assert_non_null(strstr(err.message, "no name in the database is close"));
+    assert_int_equal(occ_gpu_find("GB10", &d, &err), OCC_ERR_UNKNOWN_GPU);
+    assert_null(strstr(err.message, "A10"));
+    assert_null(strstr(err.message, "GB200"));
     const char *names[3];
     assert_int_equal(occ_gpu_closest("a100", names, 3), 3);
     assert_string_equal(names[0], "A100 SXM 40GB");
+    /* generic entries only for an architecture-like query */
+    int n = occ_gpu_closest("sm_91", names, 3);
+    assert_true(n >= 1);
+    for (int i = 0; i < n; i++) {
+        assert_true(strncmp(names[i], "sm_", 3) == 0);
+    }
+    assert_int_equal(occ_gpu_closest("xyzzy", names, 3), 0);
 }
 
 typedef struct invalid_case {
@@ -158,14 +187,38 @@ typedef struct invalid_case {
     void (*edit)(occ_device *d);
 } invalid_case;
 
-static void bad_warp(occ_device *d) { d->warp_size_threads = 64; }
-static void bad_threads(occ_device *d) { d->max_threads_per_sm = 1000; }
-static void bad_regs_block(occ_device *d) { d->regs_per_block = d->regs_per_sm + 1; }
-static void bad_optin(occ_device *d) { d->smem_per_block_optin_bytes = 1024; }
-static void bad_steps(occ_device *d) { d->carveout_steps_bytes[1] = 0; }
-static void bad_last_step(occ_device *d) { d->carveout_steps_bytes[d->carveout_step_count - 1] -= 128; }
-static void bad_name(occ_device *d) { d->name[0] = '\0'; }
-static void bad_blocks(occ_device *d) { d->max_blocks_per_sm = 0; }
+static void bad_warp(occ_device *d)
+{
+    d->warp_size_threads = 64;
+}
+static void bad_threads(occ_device *d)
+{
+    d->max_threads_per_sm = 1000;
+}
+static void bad_regs_block(occ_device *d)
+{
+    d->regs_per_block = d->regs_per_sm + 1;
+}
+static void bad_optin(occ_device *d)
+{
+    d->smem_per_block_optin_bytes = 1024;
+}
+static void bad_steps(occ_device *d)
+{
+    d->carveout_steps_bytes[1] = 0;
+}
+static void bad_last_step(occ_device *d)
+{
+    d->carveout_steps_bytes[d->carveout_step_count - 1] -= 128;
+}
+static void bad_name(occ_device *d)
+{
+    d->name[0] = '\0';
+}
+static void bad_blocks(occ_device *d)
+{
+    d->max_blocks_per_sm = 0;
+}
 
 static void test_validate_names_the_field(void **state)
 {

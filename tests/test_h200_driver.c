@@ -90,9 +90,8 @@ static void test_every_driver_row(void **state)
         int regs, static_smem, local, max_threads, block, dyn, carveout, driver_blocks;
         int occh_blocks, lim_regs, lim_smem, lim_warps, lim_blocks;
         int n = sscanf(line, "%63[^,],%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", kernel, &regs,
-                       &static_smem, &local, &max_threads, &block, &dyn, &carveout,
-                       &driver_blocks, &occh_blocks, &lim_regs, &lim_smem, &lim_warps,
-                       &lim_blocks);
+                       &static_smem, &local, &max_threads, &block, &dyn, &carveout, &driver_blocks,
+                       &occh_blocks, &lim_regs, &lim_smem, &lim_warps, &lim_blocks);
         assert_int_equal(n, 14);
         /* The probe's kernel: opted in to the largest dynamic size, one
            barrier (the header's converting constructor), its bounds. */
@@ -115,8 +114,8 @@ static void test_every_driver_row(void **state)
                 print_error("row %ld (%s block %d dyn %d carveout %d): driver %d occ %d; "
                             "limits regs %d/%d smem %d/%d warps %d/%d blocks %d/%d\n",
                             rows, kernel, block, dyn, carveout, driver_blocks, r.blocks_per_sm,
-                            lim_regs, r.limit_registers, lim_smem, r.limit_shared_mem,
-                            lim_warps, r.limit_warps, lim_blocks, r.limit_blocks);
+                            lim_regs, r.limit_registers, lim_smem, r.limit_shared_mem, lim_warps,
+                            r.limit_warps, lim_blocks, r.limit_blocks);
             }
         }
     }

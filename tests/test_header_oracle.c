@@ -48,9 +48,9 @@ static void random_kernel(const occ_device *d, occ_kernel *k)
     k->regs_per_thread = (int)rnd(256);
     /* Odd steps through the static range, plus the edges. */
     uint32_t pick = rnd(8);
-    k->static_smem_bytes = pick == 0 ? 0
-                         : pick == 1 ? d->smem_per_block_bytes
-                                     : (int)rnd((uint32_t)d->smem_per_block_bytes / 7 + 1) * 7;
+    k->static_smem_bytes = pick == 0   ? 0
+                           : pick == 1 ? d->smem_per_block_bytes
+                                       : (int)rnd((uint32_t)d->smem_per_block_bytes / 7 + 1) * 7;
     int dyn_room = d->smem_per_block_optin_bytes + 4096;
     pick = rnd(6);
     k->dyn_smem_bytes = pick == 0 ? 0 : pick == 1 ? (int)rnd(2048) : (int)rnd((uint32_t)dyn_room);
@@ -79,9 +79,8 @@ static void compare_one(const occ_device *d, const occ_kernel *k, long long inde
     cudaOccDeviceState state = bridge_state(k);
     cudaOccResult want;
     memset(&want, 0, sizeof want);
-    cudaOccError status =
-        cudaOccMaxActiveBlocksPerMultiprocessor(&want, &prop, &attr, &state, k->block_x,
-                                                (size_t)k->dyn_smem_bytes);
+    cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(
+        &want, &prop, &attr, &state, k->block_x, (size_t)k->dyn_smem_bytes);
     occ_result got;
     occ_error err;
     occ_status ours = occ_calc(d, k, &got, &err);
@@ -124,14 +123,14 @@ static void compare_one(const occ_device *d, const occ_kernel *k, long long inde
                     "alloc regs %d smem %d gc %d\n",
                     index, d->name, k->block_x, k->regs_per_thread, k->static_smem_bytes,
                     k->dyn_smem_bytes, k->carveout_percent, k->max_dyn_smem_bytes, k->barriers,
-                    (int)k->partitioned_gc, k->max_threads_per_block, blocks,
-                    want.blockLimitRegs, want.blockLimitSharedMem, want.blockLimitWarps,
-                    want.blockLimitBlocks, want.blockLimitBarriers, want_flags,
-                    want.allocatedRegistersPerBlock, want.allocatedSharedMemPerBlock,
-                    (int)want.partitionedGCConfig, got.blocks_per_sm, got.limit_registers,
-                    got.limit_shared_mem, got.limit_warps, got.limit_blocks, got.limit_barriers,
-                    got.limiters, got.regs_per_block_allocated,
-                    got.smem_per_block_allocated_bytes, (int)got.partitioned_gc_on);
+                    (int)k->partitioned_gc, k->max_threads_per_block, blocks, want.blockLimitRegs,
+                    want.blockLimitSharedMem, want.blockLimitWarps, want.blockLimitBlocks,
+                    want.blockLimitBarriers, want_flags, want.allocatedRegistersPerBlock,
+                    want.allocatedSharedMemPerBlock, (int)want.partitionedGCConfig,
+                    got.blocks_per_sm, got.limit_registers, got.limit_shared_mem, got.limit_warps,
+                    got.limit_blocks, got.limit_barriers, got.limiters,
+                    got.regs_per_block_allocated, got.smem_per_block_allocated_bytes,
+                    (int)got.partitioned_gc_on);
         fail();
     }
     compared++;
@@ -166,9 +165,19 @@ static void test_blocks_per_sm_equal_header(void **state)
 }
 
 /* Dynamic shared memory as a function of block size, for the C API. */
-static size_t smem_none(int block) { (void)block; return 0; }
-static size_t smem_per_thread_16(int block) { return (size_t)block * 16; }
-static size_t smem_square(int block) { return (size_t)block * (size_t)block / 8; }
+static size_t smem_none(int block)
+{
+    (void)block;
+    return 0;
+}
+static size_t smem_per_thread_16(int block)
+{
+    return (size_t)block * 16;
+}
+static size_t smem_square(int block)
+{
+    return (size_t)block * (size_t)block / 8;
+}
 static size_t (*const smem_fns[])(int) = {NULL, smem_none, smem_per_thread_16, smem_square};
 
 /* ISO C cannot pass a function pointer as void *, so box it. */
@@ -206,8 +215,7 @@ static void test_max_potential_block_size_equal_header(void **state)
             smem_fn_box box = {fn};
             occ_status ours = occ_max_potential_block_size(
                 &d, &k, 0, fn != NULL ? occ_smem_adapter : NULL, &box, &got, &err);
-            if (ours != OCC_OK || got.block_size != want_block ||
-                got.min_grid_size != want_grid) {
+            if (ours != OCC_OK || got.block_size != want_block || got.min_grid_size != want_grid) {
                 print_error("%s case %d: header (%d, %d) occ (%d, %d) status %d %s\n", d.name, i,
                             want_grid, want_block, got.min_grid_size, got.block_size, (int)ours,
                             ours == OCC_OK ? "" : err.message);
@@ -241,8 +249,8 @@ static void test_available_dyn_smem_equal_header(void **state)
             cudaOccFuncAttributes attr = bridge_kernel(d, &k);
             cudaOccDeviceState st = bridge_state(&k);
             size_t want = 0;
-            cudaOccError status = cudaOccAvailableDynamicSMemPerBlock(&want, &prop, &attr, &st,
-                                                                      blocks, k.block_x);
+            cudaOccError status =
+                cudaOccAvailableDynamicSMemPerBlock(&want, &prop, &attr, &st, blocks, k.block_x);
             occ_dyn_smem_result got;
             occ_status ours = occ_dyn_smem_available(d, &k, blocks, k.block_x, &got, NULL);
             if (status != CUDA_OCC_SUCCESS) {
@@ -254,9 +262,8 @@ static void test_available_dyn_smem_equal_header(void **state)
             if (ours != OCC_OK || (size_t)got.driver_bytes != want) {
                 print_error("%s case %d: blocks %d block %d static %d carveout %d optin %d: "
                             "header %zu occ %d (status %d)\n",
-                            d->name, i, blocks, k.block_x, k.static_smem_bytes,
-                            k.carveout_percent, k.max_dyn_smem_bytes, want, got.driver_bytes,
-                            (int)ours);
+                            d->name, i, blocks, k.block_x, k.static_smem_bytes, k.carveout_percent,
+                            k.max_dyn_smem_bytes, want, got.driver_bytes, (int)ours);
                 fail();
             }
             /* What truly fits: num_blocks fit there, and not one byte more. */

@@ -20,7 +20,7 @@
 #define B OCC_LIMITER_BLOCKS
 
 typedef struct seed_case {
-    const char *id;    /* seed-example, stable */
+    const char *id; /* seed-example, stable */
     const char *gpu;
     int threads;
     int regs;
@@ -33,14 +33,14 @@ typedef struct seed_case {
 
 static const seed_case cases[] = {
     /* Seed 004 (A100, "Worked examples") */
-    {"004-ex1", "A100 40GB", 256, 64, 0, 0, 4, 32, R},    /* 50%: register file exactly full */
+    {"004-ex1", "A100 40GB", 256, 64, 0, 0, 4, 32, R}, /* 50%: register file exactly full */
     /* Ex 2: 48 KB per block. The seed divides 164 KB by 48 KB = 3; the
        driver adds 1 KB reserved per block (49 KB): still 3 blocks. */
     {"004-ex2", "A100 40GB", 256, 32, 48 * 1024, 0, 3, 24, S}, /* 37.5% */
-    {"004-ex3", "A100 40GB", 32, 16, 0, 0, 32, 32, B},   /* 50%: block slots */
-    {"004-ex4", "A100 40GB", 128, 16, 0, 0, 16, 64, W},  /* 100%: warp slots */
-    {"004-ex5", "A100 40GB", 1, 16, 0, 0, 32, 32, B},    /* 50%, 1/32 lanes useful */
-    {"004-ex6", "A100 40GB", 128, 128, 0, 0, 4, 16, R},  /* 25% */
+    {"004-ex3", "A100 40GB", 32, 16, 0, 0, 32, 32, B},         /* 50%: block slots */
+    {"004-ex4", "A100 40GB", 128, 16, 0, 0, 16, 64, W},        /* 100%: warp slots */
+    {"004-ex5", "A100 40GB", 1, 16, 0, 0, 32, 32, B},          /* 50%, 1/32 lanes useful */
+    {"004-ex6", "A100 40GB", 128, 128, 0, 0, 4, 16, R},        /* 25% */
     {"004-ex8-before", "A100 40GB", 256, 128, 0, 0, 2, 16, R}, /* 25% */
     {"004-ex8-after", "A100 40GB", 256, 64, 0, 0, 4, 32, R},   /* 50% */
 
@@ -77,10 +77,10 @@ static const seed_case cases[] = {
     /* Seed 000 (Day 45, Tesla T4): 256-thread blocks, 8 of 32 warp slots.
        The residency knob reserves SM / N bytes (rounded down to 256, capped
        at 48 KB) of dynamic shared memory the kernel never touches. */
-    {"000-tlp1", "T4", 256, 16, 0, 0, 4, 32, W},                  /* 100% */
-    {"000-tlp1-b3", "T4", 256, 16, 0, 21760, 3, 24, S},           /* 75% */
-    {"000-tlp1-b2", "T4", 256, 16, 0, 32768, 2, 16, S},           /* 50% */
-    {"000-tlp1-b1", "T4", 256, 16, 0, 49152, 1, 8, S},            /* 25% */
+    {"000-tlp1", "T4", 256, 16, 0, 0, 4, 32, W},        /* 100% */
+    {"000-tlp1-b3", "T4", 256, 16, 0, 21760, 3, 24, S}, /* 75% */
+    {"000-tlp1-b2", "T4", 256, 16, 0, 32768, 2, 16, S}, /* 50% */
+    {"000-tlp1-b1", "T4", 256, 16, 0, 49152, 1, 8, S},  /* 25% */
     /* ilp8-lb: at 54 registers the kernel already fits 4 blocks, so
        __launch_bounds__(256, 4) changed nothing. */
     {"000-ilp8-lb", "T4", 256, 54, 0, 0, 4, 32, W | R}, /* registers tie: 36 warps */
@@ -105,8 +105,8 @@ static void test_seed_cases(void **state)
         if (r.blocks_per_sm != c->blocks || r.warps_per_sm != c->warps ||
             (c->blocks > 0 && r.limiters != c->limiters)) {
             print_error("%s: blocks %d (want %d) warps %d (want %d) limiters %#x (want %#x)\n",
-                        c->id, r.blocks_per_sm, c->blocks, r.warps_per_sm, c->warps,
-                        r.limiters, c->limiters);
+                        c->id, r.blocks_per_sm, c->blocks, r.warps_per_sm, c->warps, r.limiters,
+                        c->limiters);
             fail();
         }
         if (c->blocks == 0) {
@@ -131,7 +131,7 @@ static void test_seed_001_register_granularity(void **state)
     assert_int_equal(occ_calc(&d, &k, &r, NULL), OCC_OK);
     assert_int_equal(r.regs_per_warp_allocated, 1536);
     assert_int_equal(d.regs_per_sm / r.regs_per_warp_allocated, 42); /* the seed */
-    assert_int_equal(r.warps_per_sm_by_regs, 40);                     /* the driver */
+    assert_int_equal(r.warps_per_sm_by_regs, 40);                    /* the driver */
 }
 
 /* Seed 002's illustrative SM (65,536 registers, 128 KB, 64 warps, 32
@@ -143,7 +143,7 @@ static void test_seed_002_illustrative_sm(void **state)
     assert_int_equal(occ_arch_find(8, 0, &d, NULL), OCC_OK);
     d.smem_per_sm_bytes = 128 * 1024;
     d.smem_per_block_optin_bytes = 127 * 1024;
-    d.carveout_step_count = 0; /* fixed, as the seed assumes */
+    d.carveout_step_count = 0;           /* fixed, as the seed assumes */
     d.smem_reserved_per_block_bytes = 0; /* the seed counts none */
     occ_error err;
     assert_int_equal(occ_device_validate(&d, &err), OCC_OK);

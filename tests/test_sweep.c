@@ -249,7 +249,7 @@ static void current_point_is_occ_calc(void **state)
     int checked = 0;
     for (int g = 0; g < occ_gpu_count(); g++) {
         occ_device d;
-        assert_int_equal(occ_gpu_at(g, &d, NULL, NULL), OCC_OK);
+        assert_int_equal(occ_gpu_at(g, &d, NULL, NULL, NULL), OCC_OK);
         for (int trial = 0; trial < 40; trial++) {
             seed = seed * 1103515245u + 12345u;
             occ_kernel k;
@@ -272,7 +272,9 @@ static void current_point_is_occ_calc(void **state)
                     occ_sweep(&d, &k, (occ_sweep_axis)axis, points, MAX_POINTS, &count, NULL),
                     OCC_OK);
                 assert_int_equal(count, occ_sweep_point_count(&d, (occ_sweep_axis)axis));
-                int x = occ_sweep_current_value(&d, &k, (occ_sweep_axis)axis);
+                int x = -1;
+                assert_int_equal(occ_sweep_current_value(&d, &k, (occ_sweep_axis)axis, &x, NULL),
+                                 OCC_OK);
                 for (int i = 0; i < count; i++) {
                     if (points[i].value == x) {
                         assert_int_equal(points[i].warps_per_sm, r.warps_per_sm);

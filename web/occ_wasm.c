@@ -103,7 +103,7 @@ OCC_WASM_EXPORT(occ_wasm_gpu) const double *occ_wasm_gpu(int index)
 {
     occ_device d;
     bool named = false;
-    if (occ_gpu_at(index, &d, &named, NULL) != OCC_OK) {
+    if (occ_gpu_at(index, &d, &named, NULL, NULL) != OCC_OK) {
         return 0;
     }
     int i = 0;
@@ -122,7 +122,7 @@ OCC_WASM_EXPORT(occ_wasm_gpu_name) const char *occ_wasm_gpu_name(int index)
 {
     occ_device d;
     text_buffer[0] = '\0';
-    if (occ_gpu_at(index, &d, NULL, NULL) == OCC_OK) {
+    if (occ_gpu_at(index, &d, NULL, NULL, NULL) == OCC_OK) {
         copy_text(text_buffer, d.name, TEXT_BYTES);
     }
     return text_buffer;
@@ -133,7 +133,7 @@ OCC_WASM_EXPORT(occ_wasm_gpu_aliases) const char *occ_wasm_gpu_aliases(int index
     occ_device d;
     const char *const *aliases = NULL;
     text_buffer[0] = '\0';
-    if (occ_gpu_at(index, &d, NULL, &aliases) != OCC_OK) {
+    if (occ_gpu_at(index, &d, NULL, &aliases, NULL) != OCC_OK) {
         return text_buffer;
     }
     int len = 0;
@@ -170,7 +170,7 @@ OCC_WASM_EXPORT(occ_wasm_gpu_find) int occ_wasm_gpu_find(void)
     /* The database's names are unique: match the entry by its name. */
     for (int i = 0; i < occ_gpu_count(); i++) {
         occ_device d;
-        occ_gpu_at(i, &d, NULL, NULL);
+        occ_gpu_at(i, &d, NULL, NULL, NULL);
         int c = 0;
         while (d.name[c] != '\0' && d.name[c] == wanted.name[c]) {
             c++;
@@ -188,7 +188,7 @@ int occ_wasm_calc(int gpu_index, int threads, int regs, int static_smem_bytes, i
 {
     clear_error();
     have_last_kernel = false;
-    occ_status status = occ_gpu_at(gpu_index, &last_device, NULL, NULL);
+    occ_status status = occ_gpu_at(gpu_index, &last_device, NULL, NULL, NULL);
     if (status != OCC_OK) {
         last_error.field = "gpu";
         copy_text(last_error.message, "no GPU at this index of the database",
@@ -288,7 +288,9 @@ OCC_WASM_EXPORT(occ_wasm_sweep_current) int occ_wasm_sweep_current(int axis)
     if (!have_last_kernel) {
         return 0;
     }
-    return occ_sweep_current_value(&last_device, &last_kernel, (occ_sweep_axis)axis);
+    int value = 0;
+    occ_sweep_current_value(&last_device, &last_kernel, (occ_sweep_axis)axis, &value, &last_error);
+    return value;
 }
 
 OCC_WASM_EXPORT(occ_wasm_explain) const char *occ_wasm_explain(void)
@@ -306,7 +308,7 @@ OCC_WASM_EXPORT(occ_wasm_memory_model) int occ_wasm_memory_model(int gpu_index)
 {
     occ_device d;
     clear_error();
-    occ_status status = occ_gpu_at(gpu_index, &d, NULL, NULL);
+    occ_status status = occ_gpu_at(gpu_index, &d, NULL, NULL, NULL);
     if (status != OCC_OK) {
         return (int)status;
     }
