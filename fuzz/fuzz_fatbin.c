@@ -1,6 +1,6 @@
 /*
- * fuzz_fatbin.c - fuzzes the fatbin reader (inspect/fatbin.c, decompress.c and the cubin
- * reader behind it): the container walk of a .fatbin file, then each container, read
+ * fuzz_fatbin.c - fuzzes the fatbin reader (inspect/formats/fatbin.c, decompress.c and the
+ * cubin reader behind it): the container walk of a .fatbin file, then each container, read
  * whole and again entry by entry as occ inspect's threads read it.
  */
 #include "fuzz_inspect.h"
@@ -34,7 +34,7 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
         abort();
     }
     insp_sink sink = {fuzz_touch_function, NULL, &r->sum};
-    insp_error err = {0, ""};
+    insp_error err = {0, "", false};
     size_t consumed;
     bool ok = insp_fatbin_parse(r->data + offset, size, NULL, &r->scratch, &sink, &consumed, &err);
     fuzz_check_error(ok, &err, size);
@@ -50,9 +50,9 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
             abort();
         }
         (void)insp_fatbin_entry_scratch_bytes(r->data + at, bytes, NULL);
-        insp_error entry_err = {0, ""};
-        bool entry_ok = insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->scratch, &sink,
-                                                &entry_err);
+        insp_error entry_err = {0, "", false};
+        bool entry_ok =
+            insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->scratch, &sink, &entry_err);
         fuzz_check_error(entry_ok, &entry_err, bytes);
     }
 }
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = fuzz_copy(data, size);
     regions r = {.data = copy, .size = size};
-    insp_error err = {0, ""};
+    insp_error err = {0, "", false};
     bool ok = insp_fatbin_regions(copy, size, 0, INSP_REGION_FILE, on_region, &r, &err);
     fuzz_check_error(ok, &err, size);
     insp_scratch_free(&r.scratch);

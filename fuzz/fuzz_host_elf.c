@@ -1,6 +1,6 @@
 /*
- * fuzz_host_elf.c - fuzzes the host ELF reader (inspect/host_elf.c): section table, the
- * .nv_fatbin / __nv_relfatbin walks and the magic scan of other sections, then each
+ * fuzz_host_elf.c - fuzzes the host ELF reader (inspect/formats/host_elf.c): section table,
+ * the .nv_fatbin / __nv_relfatbin walks and the magic scan of other sections, then each
  * container found; and the scan again in small parts, as occ inspect's threads run it,
  * which must find the same containers.
  */
@@ -22,17 +22,16 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
         abort();
     }
     insp_sink sink = {fuzz_touch_function, NULL, &f->sum};
-    insp_error err = {0, ""};
+    insp_error err = {0, "", false};
     size_t consumed;
-    bool ok = insp_fatbin_parse(f->data + offset, size, NULL, &f->scratch, &sink, &consumed,
-                                &err);
+    bool ok = insp_fatbin_parse(f->data + offset, size, NULL, &f->scratch, &sink, &consumed, &err);
     fuzz_check_error(ok, &err, size);
 }
 
 typedef struct part_scan {
     const uint8_t *data;
-    size_t found;  /* containers kept */
-    size_t next;   /* hits before this lie inside the last kept container */
+    size_t found; /* containers kept */
+    size_t next;  /* hits before this lie inside the last kept container */
 } part_scan;
 
 static void on_candidate(void *context, size_t offset, size_t size, insp_region_kind kind)
@@ -48,8 +47,8 @@ static void on_candidate(void *context, size_t offset, size_t size, insp_region_
 
 static void count_region(void *context, size_t offset, size_t size, insp_region_kind kind);
 
-static void on_section(void *context, const char *name, size_t name_len, size_t offset,
-                       size_t size, insp_region_kind kind)
+static void on_section(void *context, const char *name, size_t name_len, size_t offset, size_t size,
+                       insp_region_kind kind)
 {
     (void)name;
     (void)name_len;
@@ -62,8 +61,7 @@ static void on_section(void *context, const char *name, size_t name_len, size_t 
         return;
     }
     insp_error err;
-    if (!insp_fatbin_regions(p->data + offset, size, offset, kind, count_region, &p->found,
-                             &err)) {
+    if (!insp_fatbin_regions(p->data + offset, size, offset, kind, count_region, &p->found, &err)) {
         p->found = SIZE_MAX / 2; /* the whole-file walk failed too: nothing to compare */
     }
 }
@@ -80,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = fuzz_copy(data, size);
     found f = {copy, size, {NULL, 0, NULL}, 0};
-    insp_error err = {0, ""};
+    insp_error err = {0, "", false};
     bool ok = insp_host_elf_fatbins(copy, size, true, on_region, &f, &err);
     fuzz_check_error(ok, &err, size);
     if (ok) {
@@ -89,8 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         part_scan parts = {copy, 0, 0};
         if (insp_host_elf_sections(copy, size, true, on_section, &parts, &err) &&
             parts.found < SIZE_MAX / 2 && parts.found != whole) {
-            fprintf(stderr, "scan in parts found %zu containers, whole %zu\n", parts.found,
-                    whole);
+            fprintf(stderr, "scan in parts found %zu containers, whole %zu\n", parts.found, whole);
             abort();
         }
     }

@@ -1,6 +1,8 @@
 /*
  * fuzz_inspect.h - what the occ inspect fuzz targets share: a sink that touches every
- * reported name byte (so ASan sees an overread at once) and the contract on errors.
+ * reported name byte (so ASan sees an overread at once) and puts every function through
+ * the engine's plausibility limits (inspect/engine/limits.c: hostile values must not
+ * overflow there either), and the contract on errors.
  */
 #ifndef OCC_FUZZ_INSPECT_H
 #define OCC_FUZZ_INSPECT_H
@@ -10,7 +12,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "inspect.h"
+#include "engine.h"
+#include "formats.h"
 
 static inline void fuzz_touch_function(void *context, const insp_function *f)
 {
@@ -19,14 +22,18 @@ static inline void fuzz_touch_function(void *context, const insp_function *f)
         *sum += (unsigned char)f->name[i];
     }
     *sum += (size_t)f->regs + (size_t)f->smem_bytes;
+    char why[256];
+    if (!inspect_function_plausible(f, why, sizeof why) && why[0] == '\0') {
+        fprintf(stderr, "implausible function without a message\n");
+        abort();
+    }
 }
 
 /* A failed read must say where, inside the input, and why. */
 static inline void fuzz_check_error(bool ok, const insp_error *err, size_t size)
 {
     if (!ok && (err->offset > size || err->message[0] == '\0')) {
-        fprintf(stderr, "error offset %zu beyond %zu bytes, or empty message\n", err->offset,
-                size);
+        fprintf(stderr, "error offset %zu beyond %zu bytes, or empty message\n", err->offset, size);
         abort();
     }
 }

@@ -1,5 +1,5 @@
 /*
- * fuzz_ptxas_log.c - fuzzes the ptxas -v log reader (inspect/ptxas_log.c).
+ * fuzz_ptxas_log.c - fuzzes the ptxas -v log reader (inspect/formats/ptxas_log.c).
  */
 #include "fuzz_inspect.h"
 
@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *copy = fuzz_copy(data, size);
     size_t sum = 0;
     insp_sink sink = {fuzz_touch_function, NULL, &sum};
-    insp_error err = {0, ""};
+    insp_error err = {0, "", false};
     bool ok = insp_ptxas_log_parse((const char *)copy, size, &sink, &err);
     fuzz_check_error(ok, &err, size);
     free(copy);

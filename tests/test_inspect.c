@@ -21,8 +21,12 @@
 
 #include <cmocka.h>
 
+#include <jansson.h>
+
+#include "cli.h"
 #include "cli_harness.h"
-#include "inspect_args.h"
+#include "engine.h"
+#include "test_data.h"
 
 /* ------------------------------------------------------------------------ */
 /* Collecting what a reader reports                                         */
@@ -51,7 +55,7 @@ static void collect_function(void *context, const insp_function *f)
     assert_true(f->name_len < sizeof x->name);
     memcpy(x->name, f->name, f->name_len);
     x->name[f->name_len] = '\0';
-    inspect_arch_name(f->sm, f->arch_suffix, x->arch, sizeof x->arch);
+    occ_inspect_arch_name(f->sm, f->arch_suffix, x->arch, sizeof x->arch);
 }
 
 static void collect_entry(void *context, const insp_entry *e)
@@ -167,14 +171,13 @@ static void assert_matches_log(const recs *log, const recs *bin, const char *onl
             fail_msg("%s %s: in the ptxas log, not in the binary", want->arch, want->name);
         }
         if (got->f.regs != want->f.regs || got->f.stack_bytes != want->f.stack_bytes ||
-            got->f.smem_bytes != want->f.smem_bytes ||
-            got->f.frame_bytes != want->f.frame_bytes ||
+            got->f.smem_bytes != want->f.smem_bytes || got->f.frame_bytes != want->f.frame_bytes ||
             got->f.barriers != want->f.barriers || got->f.is_kernel != want->f.is_kernel) {
             fail_msg("%s %s: binary regs %d stack %d smem %d frame %d barriers %d; ptxas "
-                     "%d %d %d %d %d", want->arch, want->name, got->f.regs, got->f.stack_bytes,
-                     got->f.smem_bytes, got->f.frame_bytes, got->f.barriers, want->f.regs,
-                     want->f.stack_bytes, want->f.smem_bytes, want->f.frame_bytes,
-                     want->f.barriers);
+                     "%d %d %d %d %d",
+                     want->arch, want->name, got->f.regs, got->f.stack_bytes, got->f.smem_bytes,
+                     got->f.frame_bytes, got->f.barriers, want->f.regs, want->f.stack_bytes,
+                     want->f.smem_bytes, want->f.frame_bytes, want->f.barriers);
         }
         /* a log that reports spill stores has cubin instructions annotated as spills */
         if (want->f.spill_store_bytes > 0) {
@@ -251,14 +254,16 @@ static void log_errors_test(void **state)
     } cases[] = {
         {"log-bad-1", "ptxas info    : Used 8 registers\n", 16},
         {"log-bad-2", "ptxas info    : Compiling entry function '_Z1kv' for 'gfx90'\n", 16},
-        {"log-bad-3", "x\nptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
-                      "ptxas info    : Used many registers\n", 84},
+        {"log-bad-3",
+         "x\nptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
+         "ptxas info    : Used many registers\n",
+         84},
         {"log-bad-4", "ptxas info    : Compiling entry function '_Z1kv\n", 16},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         recs r = {0};
         insp_sink sink = {collect_function, NULL, &r};
-        insp_error err = {0, ""};
+        insp_error err = {0, "", false};
         if (insp_ptxas_log_parse(cases[i].text, strlen(cases[i].text), &sink, &err)) {
             fail_msg("%s: accepted", cases[i].id);
         }
@@ -284,6 +289,76 @@ static void detect_test(void **state)
     assert_int_equal(insp_detect((const uint8_t *)"hello", 5), INSP_FORMAT_UNKNOWN);
 }
 
+/* The probe's kernel name as tests/data/h200-driver/h200-probe.txt writes it:
+   "void smemk<8, 1024>(float*, float const*, int)" -> "smemk<8,1024>". */
+static void probe_key(const char *printed, char *out, size_t cap)
+{
+    if (strncmp(printed, "void ", 5) == 0) {
+        printed += 5;
+    }
+    size_t o = 0;
+    for (const char *p = printed; *p != '\0' && *p != '(' && o + 1 < cap; p++) {
+        if (*p != ' ') {
+            out[o++] = *p;
+        }
+    }
+    out[o] = '\0';
+}
+
+/* The probe's ptxas log, read by occ inspect, gives every kernel the registers, static
+   shared memory and local memory the driver reported for the same build
+   (cudaFuncGetAttributes: numRegs, sharedSizeBytes, localSizeBytes in h200-probe.txt). */
+static void probe_log_vs_driver_test(void **state)
+{
+    (void)state;
+    char log_path[1024];
+    snprintf(log_path, sizeof log_path, "%s", test_data_path("h200-driver/h200-probe-ptxas.txt"));
+    occ_inspect_options opts;
+    occ_inspect_options_init(&opts);
+    opts.jobs = 2;
+    occ_inspect_input in = {log_path, NULL, 0};
+    occ_inspect_result *r;
+    occ_inspect_error err;
+    if (occ_inspect_read(&in, 1, &opts, &r, &err) != OCC_OK) {
+        fail_msg("%s", err.message);
+    }
+    assert_int_equal(occ_inspect_input_format(r, 0), OCC_INSPECT_FORMAT_PTXAS_LOG);
+    FILE *probe = test_data_open("h200-driver/h200-probe.txt", "r");
+    char line[512];
+    int checked = 0;
+    while (fgets(line, sizeof line, probe) != NULL) {
+        char name[64];
+        int regs, smem, local, max_threads;
+        if (sscanf(line, "%63s regs %d static %d local %d maxThreads %d", name, &regs, &smem,
+                   &local, &max_threads) != 5) {
+            continue; /* device properties, the maxPotential lines, the summary */
+        }
+        const occ_inspect_kernel *k = NULL;
+        for (size_t i = 0; i < occ_inspect_kernel_count(r); i++) {
+            char key[64];
+            probe_key(occ_inspect_kernel_at(r, i)->name, key, sizeof key);
+            if (strcmp(key, name) == 0) {
+                k = occ_inspect_kernel_at(r, i);
+            }
+        }
+        if (k == NULL) {
+            fail_msg("%s: in h200-probe.txt, not read from its ptxas log", name);
+        }
+        if (k->regs != regs || k->smem_bytes != smem || k->stack_bytes != local) {
+            fail_msg("%s: log regs %d smem %d local %d; driver %d %d %d", name, k->regs,
+                     k->smem_bytes, k->stack_bytes, regs, smem, local);
+        }
+        /* a log carries no launch bounds: lbk<64>'s __launch_bounds__(256), which the
+           driver's maxThreads shows, is not in it, and the kernel says so */
+        assert_true(k->from_log);
+        assert_int_equal(k->max_threads[0], 0);
+        checked++;
+    }
+    fclose(probe);
+    assert_int_equal(checked, 30);
+    occ_inspect_result_free(r);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Against nvcc output                                                      */
 /* ------------------------------------------------------------------------ */
@@ -298,8 +373,8 @@ static void fatbin_vs_ptxas_test(void **state)
     parse_log("all.log", &log);
     parse_binary("all.fatbin", false, &bin);
     assert_matches_log(&log, &bin, NULL);
-    static const char *const archs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90",
-                                        "sm_90a", "sm_100", "sm_120"};
+    static const char *const archs[] = {"sm_75", "sm_80",  "sm_86",  "sm_89",
+                                        "sm_90", "sm_90a", "sm_100", "sm_120"};
     for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++) {
         if (find(&bin, archs[i], "_Z5plainPfi") == NULL) {
             fail_msg("%s missing", archs[i]);
@@ -375,27 +450,27 @@ static void source_facts_test(void **state)
             assert_int_equal(r->f.smem_bytes, 4096);    /* float tile[1024] */
             assert_int_equal(r->f.param_bytes, 8);      /* one pointer */
         } else if (strcmp(r->name, "_Z6cappedPf") == 0) {
-            assert_int_equal(r->f.max_regs, 40);        /* __maxnreg__(40) */
+            assert_int_equal(r->f.max_regs, 40); /* __maxnreg__(40) */
         } else if (strcmp(r->name, "_Z9clusteredPf") == 0) {
-            assert_true(r->f.sm >= 90);                 /* compiled from sm_90 only */
-            assert_int_equal(r->f.cluster_dims[0], 2);  /* __cluster_dims__(2, 1, 1) */
+            assert_true(r->f.sm >= 90);                /* compiled from sm_90 only */
+            assert_int_equal(r->f.cluster_dims[0], 2); /* __cluster_dims__(2, 1, 1) */
             assert_int_equal(r->f.cluster_dims[1], 1);
             assert_int_equal(r->f.cluster_dims[2], 1);
             clustered++;
         } else if (strcmp(r->name, "_Z5plainPfi") == 0) {
             assert_int_equal(r->f.max_threads[0], 0);
             assert_int_equal(r->f.max_regs, 0);
-            assert_int_equal(r->f.param_bytes, 12);     /* pointer + int */
+            assert_int_equal(r->f.param_bytes, 12); /* pointer + int */
         }
         /* the reserved-prefix rule: sm_90+ sections hold 1 KB more than the driver counts */
         assert_int_equal(r->f.smem_section_bytes - r->f.smem_bytes, r->f.sm >= 90 ? 1024 : 0);
     }
     assert_int_equal(clustered, 4); /* sm_90, sm_90a, sm_100, sm_120 */
-    char *name = insp_demangle("_Z12dynamic_smemIfEvPT_");
+    char *name = inspect_demangle("_Z12dynamic_smemIfEvPT_");
     assert_non_null(name);
     assert_string_equal(name, "void dynamic_smem<float>(float*)");
     free(name);
-    assert_null(insp_demangle("turing_cgemm_32x32_cc"));
+    assert_null(inspect_demangle("turing_cgemm_32x32_cc"));
 }
 
 /* -rdc: a relocatable cubin; device functions are functions, not kernels. */
@@ -451,8 +526,8 @@ static void host_elf_test(void **state)
 static void corrupt_test(void **state)
 {
     (void)state;
-    static const char *const files[] = {"sm90a.cubin", "speed.fatbin", "default.fatbin",
-                                        "app", "all.log"};
+    static const char *const files[] = {"sm90a.cubin", "speed.fatbin", "default.fatbin", "app",
+                                        "all.log"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         size_t size;
         uint8_t *data = load(files[i], &size);
@@ -468,7 +543,7 @@ static void corrupt_test(void **state)
                 copy[at] ^= (uint8_t)(0x5A + step);
             }
             insp_sink sink = {NULL, NULL, NULL};
-            insp_error err = {0, ""};
+            insp_error err = {0, "", false};
             insp_scratch scratch = {NULL, 0, NULL};
             size_t consumed;
             bool ok = true;
@@ -502,7 +577,6 @@ static void corrupt_test(void **state)
 /* The command                                                              */
 /* ------------------------------------------------------------------------ */
 
-
 static const char *fixture(const char *name)
 {
     static char path[4][512];
@@ -526,7 +600,8 @@ static void cli_output_test(void **state)
     assert_true(json_array_size(functions) >= 9);
     size_t i;
     json_t *fn;
-    json_array_foreach(functions, i, fn) {
+    json_array_foreach(functions, i, fn)
+    {
         /* --arch sm_90 takes sm_90 and sm_90a alike */
         assert_true(strncmp(json_string_value(json_object_get(fn, "arch")), "sm_90", 5) == 0);
         json_t *o = json_object_get(fn, "occupancy");
@@ -549,26 +624,26 @@ static void cli_output_test(void **state)
         k.block_x = pick.block_size;
         occ_result r;
         assert_int_equal(occ_calc(&dev, &k, &r, NULL), OCC_OK);
-        assert_int_equal(json_integer_value(json_object_get(o, "blocks_per_sm")),
-                         r.blocks_per_sm);
+        assert_int_equal(json_integer_value(json_object_get(o, "blocks_per_sm")), r.blocks_per_sm);
     }
     json_decref(doc);
 
-    assert_int_equal(OCC(NULL, "inspect", "--csv", "--gpu", "H200", "--threads", "256",
-                         fixture("all.fatbin")), 0);
+    assert_int_equal(
+        OCC(NULL, "inspect", "--csv", "--gpu", "H200", "--threads", "256", fixture("all.fatbin")),
+        0);
     assert_true(strncmp(last.out, "arch,name,regs,smem,stack,", 26) == 0);
     assert_non_null(strstr(last.out, "\nsm_90a,bounded(float*),10,4096,0,"));
     /* sm_75 code does not run on an H200: no occupancy for it */
     assert_non_null(strstr(last.out, "arch does not run on this GPU"));
 
     assert_int_equal(OCC(NULL, "inspect", "--filter", "^bounded", "--mangled", fixture("app")), 0);
-    assert_null(strstr(last.out, "bounded"));      /* mangled names do not start so */
+    assert_null(strstr(last.out, "bounded")); /* mangled names do not start so */
     assert_int_equal(OCC(NULL, "inspect", "--filter", "^bounded", fixture("app")), 0);
     assert_non_null(strstr(last.out, "bounded(float*)"));
     assert_non_null(strstr(last.out, "1 PTX entry for sm_120: no resource data"));
 
-    assert_int_equal(OCC(NULL, "inspect", "--summary", fixture("all.fatbin"), fixture("speed.fatbin")),
-                     0);
+    assert_int_equal(
+        OCC(NULL, "inspect", "--summary", fixture("all.fatbin"), fixture("speed.fatbin")), 0);
     assert_non_null(strstr(last.out, "Kernels by binding limiter"));
     assert_non_null(strstr(last.out, "[x2]")); /* sm_80/sm_90 kernels in both files */
 
@@ -600,7 +675,7 @@ static void cli_errors_test(void **state)
     assert_int_equal(OCC(NULL, "inspect", "/nonexistent/x.cubin"), EXIT_DATA);
     assert_int_equal(OCC(NULL, "inspect", fixture("speed.err")), EXIT_DATA); /* empty */
     assert_int_equal(OCC(NULL, "inspect", "--help"), EXIT_OK);
-    assert_non_null(strstr(last.out, "example:"));
+    assert_non_null(strstr(last.out, "examples:"));
 }
 
 int main(void)
@@ -609,6 +684,7 @@ int main(void)
         cmocka_unit_test(log_lines_test),
         cmocka_unit_test(log_errors_test),
         cmocka_unit_test(detect_test),
+        cmocka_unit_test(probe_log_vs_driver_test),
     };
     int failed = cmocka_run_group_tests_name("inspect-log", plain_tests, NULL, NULL);
     fixtures = getenv("OCC_INSPECT_FIXTURES");
@@ -620,10 +696,14 @@ int main(void)
         return failed != 0 ? 1 : 77;
     }
     const struct CMUnitTest nvcc_tests[] = {
-        cmocka_unit_test(fatbin_vs_ptxas_test), cmocka_unit_test(compressed_test),
-        cmocka_unit_test(bare_cubin_test),      cmocka_unit_test(source_facts_test),
-        cmocka_unit_test(rdc_test),             cmocka_unit_test(host_elf_test),
-        cmocka_unit_test(corrupt_test),         cmocka_unit_test(cli_output_test),
+        cmocka_unit_test(fatbin_vs_ptxas_test),
+        cmocka_unit_test(compressed_test),
+        cmocka_unit_test(bare_cubin_test),
+        cmocka_unit_test(source_facts_test),
+        cmocka_unit_test(rdc_test),
+        cmocka_unit_test(host_elf_test),
+        cmocka_unit_test(corrupt_test),
+        cmocka_unit_test(cli_output_test),
         cmocka_unit_test(cli_errors_test),
     };
     failed += cmocka_run_group_tests_name("inspect-nvcc", nvcc_tests, NULL, NULL);

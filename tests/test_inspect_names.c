@@ -1,9 +1,9 @@
 /*
- * test_inspect_names.c - the names table of `occ inspect` (cli/inspect_names.c) and the
+ * test_inspect_names.c - the names table of `occ inspect` (inspect/engine/names.c) and the
  * row order built on it:
  *   - a name added again, from any thread, gives back the one copy (names-once,
  *     names-threads), also past the table's growth (names-grow);
- *   - every name is demangled as insp_demangle demangles it, C names stay as they are,
+ *   - every name is demangled as inspect_demangle demangles it, C names stay as they are,
  *     and ranks follow strcmp of the printed names, equal printed names sharing one
  *     (names-rank);
  *   - `occ inspect` lists rows in the order each --sort promises, checked on its JSON
@@ -24,12 +24,12 @@
 #include <jansson.h>
 
 #include "cli_harness.h"
-#include "inspect_args.h"
+#include "engine.h"
 
 static const inspect_name *add(inspect_names *t, const char *name)
 {
-    const inspect_name *n = inspect_names_add(t, name, strlen(name),
-                                              inspect_name_hash(name, strlen(name)));
+    const inspect_name *n =
+        inspect_names_add(t, name, strlen(name), inspect_name_hash(name, strlen(name)));
     assert_non_null(n);
     return n;
 }
@@ -94,8 +94,8 @@ static void *add_all(void *context)
     for (int k = 0; k < SHARED_NAMES; k++) {
         int i = (a->start + k * 7) % SHARED_NAMES; /* 7 is coprime to 4000 */
         snprintf(name, sizeof name, "_Z6kernelILi%dEEvv", i);
-        a->got[i] = inspect_names_add(a->t, name, strlen(name),
-                                      inspect_name_hash(name, strlen(name)));
+        a->got[i] =
+            inspect_names_add(a->t, name, strlen(name), inspect_name_hash(name, strlen(name)));
     }
     return NULL;
 }
@@ -125,13 +125,20 @@ static void names_threads_test(void **state)
     inspect_names_free(t);
 }
 
-/* names-rank: demangled as insp_demangle does; ranks in strcmp order of the printed names. */
+/* names-rank: demangled as inspect_demangle does; ranks in strcmp order of the printed names. */
 static void names_rank_test(void **state)
 {
     (void)state;
-    const char *const mangled[] = {
-        "_Z4fillPfi", "_ZL1fv", "_Z1fv", "cublasLtKernel", "_Z5scaleIfEvPT_S0_", "_Z1gv",
-        "_Z4fillPdi", "__cuda_sm_helper", "_ZN2at6native6kernelEv", "zeta"};
+    const char *const mangled[] = {"_Z4fillPfi",
+                                   "_ZL1fv",
+                                   "_Z1fv",
+                                   "cublasLtKernel",
+                                   "_Z5scaleIfEvPT_S0_",
+                                   "_Z1gv",
+                                   "_Z4fillPdi",
+                                   "__cuda_sm_helper",
+                                   "_ZN2at6native6kernelEv",
+                                   "zeta"};
     enum { N = sizeof mangled / sizeof mangled[0] };
     for (int jobs = 1; jobs <= 3; jobs += 2) {
         inspect_names *t = inspect_names_create();
@@ -141,7 +148,7 @@ static void names_rank_test(void **state)
         }
         assert_true(inspect_names_finish(t, true, jobs));
         for (int i = 0; i < N; i++) {
-            char *expected = insp_demangle(mangled[i]);
+            char *expected = inspect_demangle(mangled[i]);
             if (expected == NULL) {
                 assert_ptr_equal(n[i]->printed, n[i]->mangled); /* a C name */
             } else {
@@ -206,8 +213,9 @@ static void order_cli_test(void **state)
             snprintf(path[0], sizeof path[0], "%s/libextra.so", fixtures);
             snprintf(path[1], sizeof path[1], "%s/all.fatbin", fixtures);
             snprintf(path[2], sizeof path[2], "%s/app", fixtures);
-            assert_int_equal(OCC(NULL, "inspect", "--json", "--sort", sorts[s], names[m],
-                                 "--jobs", "3", path[0], path[1], path[2]), 0);
+            assert_int_equal(OCC(NULL, "inspect", "--json", "--sort", sorts[s], names[m], "--jobs",
+                                 "3", path[0], path[1], path[2]),
+                             0);
             json_error_t jerr;
             json_t *doc = json_loads(last.out, 0, &jerr);
             if (doc == NULL) {
@@ -231,9 +239,9 @@ static void order_cli_test(void **state)
                     key = 0;
                 }
                 if (key > 0 || (key == 0 && tie(a, b) > 0)) {
-                    fail_msg("--sort %s %s: row %zu (%s) before row %zu (%s)", sorts[s],
-                             names[m], i - 1, json_string_value(json_object_get(a, "name")),
-                             i, json_string_value(json_object_get(b, "name")));
+                    fail_msg("--sort %s %s: row %zu (%s) before row %zu (%s)", sorts[s], names[m],
+                             i - 1, json_string_value(json_object_get(a, "name")), i,
+                             json_string_value(json_object_get(b, "name")));
                 }
             }
             json_decref(doc);

@@ -25,7 +25,7 @@
 #include <jansson.h>
 
 #include "cli_harness.h"
-#include "inspect_args.h"
+#include "formats.h"
 #include "json_stream.h"
 
 static const char *fixtures;
@@ -85,11 +85,12 @@ static void append(report *r, const char *format, ...)
 
 static void report_function(void *context, const insp_function *f)
 {
-    append(context, "fn %.*s sm_%d%c regs %d smem %d/%d stack %d frame %d bar %d max %d "
-           "param %d spills %d\n", (int)f->name_len, f->name, f->sm,
-           f->arch_suffix ? f->arch_suffix : ' ', f->regs, f->smem_bytes, f->smem_section_bytes,
-           f->stack_bytes, f->frame_bytes, f->barriers, f->max_threads[0], f->param_bytes,
-           f->spill_instructions);
+    append(context,
+           "fn %.*s sm_%d%c regs %d smem %d/%d stack %d frame %d bar %d max %d "
+           "param %d spills %d\n",
+           (int)f->name_len, f->name, f->sm, f->arch_suffix ? f->arch_suffix : ' ', f->regs,
+           f->smem_bytes, f->smem_section_bytes, f->stack_bytes, f->frame_bytes, f->barriers,
+           f->max_threads[0], f->param_bytes, f->spill_instructions);
 }
 
 static void report_entry(void *context, const insp_entry *e)
@@ -126,8 +127,7 @@ static void check_entries_apart(const char *name)
     uint8_t *data = load(name, &size);
     spans containers = {.count = 0};
     insp_error err;
-    assert_true(insp_fatbin_regions(data, size, 0, INSP_REGION_FILE, add_span, &containers,
-                                    &err));
+    assert_true(insp_fatbin_regions(data, size, 0, INSP_REGION_FILE, add_span, &containers, &err));
     assert_true(containers.count > 0);
     report whole = {0};
     report apart = {0};
@@ -139,16 +139,16 @@ static void check_entries_apart(const char *name)
     for (int c = 0; c < containers.count; c++) {
         size_t consumed;
         const uint8_t *container = data + containers.offset[c];
-        assert_true(insp_fatbin_parse(container, containers.size[c], NULL, &scratch,
-                                      &whole_sink, &consumed, &err));
+        assert_true(insp_fatbin_parse(container, containers.size[c], NULL, &scratch, &whole_sink,
+                                      &consumed, &err));
         spans list = {.count = 0};
         assert_true(insp_fatbin_entries(container, containers.size[c], containers.offset[c],
                                         add_span, &list, &err));
         for (int e = 0; e < list.count; e++) {
             const uint8_t *entry = data + list.offset[e];
             need += insp_fatbin_entry_scratch_bytes(entry, list.size[e], NULL);
-            assert_true(insp_fatbin_entry_parse(entry, list.size[e], NULL, &scratch,
-                                                &apart_sink, &err));
+            assert_true(
+                insp_fatbin_entry_parse(entry, list.size[e], NULL, &scratch, &apart_sink, &err));
             /* an entry is only itself: one byte less is an error with an offset in it */
             insp_error short_err;
             assert_false(insp_fatbin_entry_parse(entry, list.size[e] - 1, NULL, &scratch,
@@ -188,8 +188,7 @@ static void scratch_bytes_test(void **state)
     uint8_t *data = load("default.fatbin", &size);
     spans containers = {.count = 0};
     insp_error err;
-    assert_true(insp_fatbin_regions(data, size, 0, INSP_REGION_FILE, add_span, &containers,
-                                    &err));
+    assert_true(insp_fatbin_regions(data, size, 0, INSP_REGION_FILE, add_span, &containers, &err));
     spans list = {.count = 0};
     assert_true(insp_fatbin_entries(data + containers.offset[0], containers.size[0],
                                     containers.offset[0], add_span, &list, &err));
@@ -201,8 +200,7 @@ static void scratch_bytes_test(void **state)
         insp_sink sink = {NULL, report_entry, &r};
         insp_scratch scratch = {NULL, 0, NULL};
         assert_true(insp_fatbin_entry_parse(h, list.size[e], NULL, &scratch, &sink, &err));
-        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], NULL),
-                         r.scratch_bytes);
+        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], NULL), r.scratch_bytes);
         assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], &none), 0);
         compressed += r.scratch_bytes > 0;
         insp_scratch_free(&scratch);
@@ -219,14 +217,14 @@ static void scratch_bytes_test(void **state)
 typedef struct part_scan {
     const uint8_t *data;
     size_t part_bytes;
-    spans found;   /* after dropping hits inside an earlier container */
-    spans raw;     /* every hit of every part, for one section */
+    spans found; /* after dropping hits inside an earlier container */
+    spans raw;   /* every hit of every part, for one section */
     insp_error *err;
     bool ok;
 } part_scan;
 
-static void scan_section_in_parts(void *context, const char *name, size_t name_len,
-                                  size_t offset, size_t size, insp_region_kind kind)
+static void scan_section_in_parts(void *context, const char *name, size_t name_len, size_t offset,
+                                  size_t size, insp_region_kind kind)
 {
     (void)name;
     (void)name_len;
@@ -238,8 +236,7 @@ static void scan_section_in_parts(void *context, const char *name, size_t name_l
     }
     p->raw.count = 0;
     for (size_t at = offset; at < offset + size; at += p->part_bytes) {
-        insp_fatbin_candidates(p->data, offset, size, at, at + p->part_bytes, add_span,
-                               &p->raw);
+        insp_fatbin_candidates(p->data, offset, size, at, at + p->part_bytes, add_span, &p->raw);
     }
     size_t next = 0;
     for (int i = 0; i < p->raw.count; i++) {
@@ -265,8 +262,7 @@ static void scan_parts_test(void **state)
         const size_t parts[] = {8, 24, 100, 4096, 1u << 20};
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
             part_scan p = {data, parts[k], {.count = 0}, {.count = 0}, &err, true};
-            assert_true(insp_host_elf_sections(data, size, true, scan_section_in_parts, &p,
-                                               &err));
+            assert_true(insp_host_elf_sections(data, size, true, scan_section_in_parts, &p, &err));
             assert_true(p.ok);
             assert_int_equal(p.found.count, whole.count);
             for (int i = 0; i < whole.count; i++) {
@@ -287,7 +283,8 @@ static const char *section_of(json_t *doc, const char *arch, const char *name, i
 {
     size_t i;
     json_t *fn;
-    json_array_foreach(json_object_get(doc, "functions"), i, fn) {
+    json_array_foreach(json_object_get(doc, "functions"), i, fn)
+    {
         if (strcmp(json_string_value(json_object_get(fn, "arch")), arch) == 0 &&
             strcmp(json_string_value(json_object_get(fn, "name")), name) == 0) {
             *count = (int)json_integer_value(json_object_get(fn, "count"));
@@ -305,13 +302,15 @@ static void same_output_any_jobs_test(void **state)
     for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++) {
         const char *value = strcmp(formats[k], "--sort") == 0 ? "regs" : "--mangled";
         assert_int_equal(OCC(NULL, "inspect", formats[k], value, "--jobs", "1", "--functions",
-                             fixture("libextra.so"), fixture("all.fatbin")), 0);
+                             fixture("libextra.so"), fixture("all.fatbin")),
+                         0);
         char *one = strdup(last.out);
         for (int jobs = 2; jobs <= 7; jobs += 5) {
             char n[8];
             snprintf(n, sizeof n, "%d", jobs);
             assert_int_equal(OCC(NULL, "inspect", formats[k], value, "--jobs", n, "--functions",
-                                 fixture("libextra.so"), fixture("all.fatbin")), 0);
+                                 fixture("libextra.so"), fixture("all.fatbin")),
+                             0);
             assert_string_equal(last.out, one);
         }
         free(one);
@@ -342,8 +341,8 @@ static void section_test(void **state)
     doc = json_loads(last.out, 0, &jerr);
     assert_non_null(doc);
     assert_null(section_of(doc, "sm_75", "bounded(float*)", &count));
-    assert_true(json_is_null(json_object_get(
-        json_array_get(json_object_get(doc, "functions"), 0), "section")));
+    assert_true(json_is_null(
+        json_object_get(json_array_get(json_object_get(doc, "functions"), 0), "section")));
     json_decref(doc);
 }
 
@@ -393,10 +392,14 @@ static void json_strings_test(void **state)
         {"par-json-3", BYTES("tab\tnewline\ncr\r nul\0 bell\a del\x7f"), SAME},
         {"par-json-4", BYTES("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), SAME},
         /* bytes that are not UTF-8 become U+FFFD, each on its own */
-        {"par-json-5", BYTES("a\xff" "b"), BYTES("a\xef\xbf\xbd" "b")},
-        {"par-json-6", BYTES("\xc3"), BYTES("\xef\xbf\xbd")}, /* cut sequence */
+        {"par-json-5",
+         BYTES("a\xff"
+               "b"),
+         BYTES("a\xef\xbf\xbd"
+               "b")},
+        {"par-json-6", BYTES("\xc3"), BYTES("\xef\xbf\xbd")},                 /* cut sequence */
         {"par-json-7", BYTES("\xc0\xaf"), BYTES("\xef\xbf\xbd\xef\xbf\xbd")}, /* overlong */
-        {"par-json-8", BYTES("\xed\xa0\x80"),                          /* a surrogate */
+        {"par-json-8", BYTES("\xed\xa0\x80"),                                 /* a surrogate */
          BYTES("\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd")},
         {"par-json-9", BYTES(""), SAME},
     };
@@ -451,8 +454,8 @@ static void json_numbers_test(void **state)
         json_decref(want);
         json_stream_free(&s);
     }
-    const double reals[] = {0.0, 1.0, 0.5, 2.0 / 3.0, 0.1, 1.0 / 64, 1e-7, 123456789.0,
-                            1e300, -2.5e-300, 1e17};
+    const double reals[] = {0.0,  1.0,         0.5,   2.0 / 3.0, 0.1, 1.0 / 64,
+                            1e-7, 123456789.0, 1e300, -2.5e-300, 1e17};
     for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
         json_stream s;
         json_stream_init_memory(&s);
@@ -461,8 +464,8 @@ static void json_numbers_test(void **state)
         json_t *want = json_real(reals[i]);
         char *text = json_dumps(want, JSON_ENCODE_ANY);
         if (s.memory_bytes != strlen(text) || memcmp(s.memory, text, s.memory_bytes) != 0) {
-            fail_msg("real %.17g: wrote %.*s, jansson writes %s", reals[i],
-                     (int)s.memory_bytes, s.memory, text);
+            fail_msg("real %.17g: wrote %.*s, jansson writes %s", reals[i], (int)s.memory_bytes,
+                     s.memory, text);
         }
         free(text);
         json_decref(want);
@@ -486,10 +489,8 @@ int main(void)
         return failed != 0 ? 1 : 77;
     }
     const struct CMUnitTest nvcc_tests[] = {
-        cmocka_unit_test(entries_apart_test),
-        cmocka_unit_test(scratch_bytes_test),
-        cmocka_unit_test(scan_parts_test),
-        cmocka_unit_test(same_output_any_jobs_test),
+        cmocka_unit_test(entries_apart_test), cmocka_unit_test(scratch_bytes_test),
+        cmocka_unit_test(scan_parts_test),    cmocka_unit_test(same_output_any_jobs_test),
         cmocka_unit_test(section_test),
     };
     failed += cmocka_run_group_tests_name("inspect-parallel-nvcc", nvcc_tests, NULL, NULL);

@@ -1,0 +1,49 @@
+/*
+ * inspect_output.h - what the files of `occ inspect` share: its arguments
+ * and its outputs (the table and --summary in inspect_table.c, --csv in
+ * inspect_csv.c, --json in inspect_json.c). The reading is libocc-inspect's
+ * (occ_inspect.h); nothing here looks inside the readers.
+ */
+#ifndef OCC_CLI_INSPECT_OUTPUT_H
+#define OCC_CLI_INSPECT_OUTPUT_H
+
+#include "cli.h"
+#include "occ_inspect.h"
+
+typedef enum inspect_output {
+    INSPECT_OUT_TABLE = 0,
+    INSPECT_OUT_JSON = 1,
+    INSPECT_OUT_CSV = 2,
+    INSPECT_OUT_SUMMARY = 3
+} inspect_output;
+
+/* The command line of `occ inspect`, parsed. */
+typedef struct inspect_args {
+    occ_inspect_options read; /* what the library is asked for; read.device points at
+                                 `device` when --gpu or --gpu-file was given */
+    const char *gpu;          /* --gpu */
+    const char *gpu_file;     /* --gpu-file */
+    occ_device device;        /* resolved --gpu / --gpu-file */
+    const char *filter;       /* --filter REGEX on the printed name */
+    occ_inspect_order sort;   /* --sort */
+    inspect_output output;
+    int outputs; /* how many of --json, --csv, --summary were given */
+    bool help;
+    const char **files; /* the inputs as given ("-": stdin) */
+    int file_count;
+} inspect_args;
+
+/* True when `occ inspect` without a file would wait for a person to type a
+   log: stdin is a terminal. It then says what it expects and exits 2. */
+bool inspect_stdin_is_terminal(FILE *in);
+
+/* The binding limiter(s) "registers+warps", "none fits", or why there is no
+   occupancy ("device function"). */
+const char *inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap);
+
+void inspect_print_table(FILE *out, const occ_inspect_result *r, const inspect_args *args);
+void inspect_print_summary(FILE *out, const occ_inspect_result *r, const inspect_args *args);
+void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_args *args);
+void inspect_print_json(FILE *out, const occ_inspect_result *r, const inspect_args *args);
+
+#endif /* OCC_CLI_INSPECT_OUTPUT_H */

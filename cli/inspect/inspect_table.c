@@ -1,0 +1,214 @@
+/*
+ * inspect_table.c - `occ inspect`'s readable outputs: the kernel table and
+ * --summary (counts by limiter and by occupancy band, the worst kernels).
+ * Names come from the files read, so they are printed with their control
+ * characters made visible (cli_put_visible): a kernel named with ESC or BEL
+ * in a log cannot reach the terminal raw.
+ */
+#include <string.h>
+
+#include "calc_output.h"
+#include "inspect_output.h"
+#include "output.h"
+
+const char *inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap)
+{
+    if (!k->has_occupancy) {
+        snprintf(buf, cap, "%s", k->note != NULL ? k->note : "-");
+    } else if (k->blocks_per_sm == 0) {
+        snprintf(buf, cap, "none fits");
+    } else {
+        calc_limiter_list(k->limiters, buf, cap);
+    }
+    return buf;
+}
+
+/* Spills: bytes stored from a ptxas log, else spill instructions of a cubin. */
+static const char *spill_text(const occ_inspect_kernel *k, char *buf, size_t cap)
+{
+    if (k->spill_store_bytes > 0 || k->spill_load_bytes > 0) {
+        snprintf(buf, cap, "%dB", k->spill_store_bytes > 0 ? k->spill_store_bytes : 0);
+    } else if (k->spill_instructions > 0) {
+        snprintf(buf, cap, "%di", k->spill_instructions);
+    } else {
+        snprintf(buf, cap, "-");
+    }
+    return buf;
+}
+
+static const char *bound_text(const occ_inspect_kernel *k, char *buf, size_t cap)
+{
+    const int *d = k->req_threads[0] > 0 ? k->req_threads : k->max_threads;
+    if (d[0] <= 0) {
+        snprintf(buf, cap, "-");
+    } else {
+        long long p = (long long)d[0] * (d[1] > 0 ? d[1] : 1) * (d[2] > 0 ? d[2] : 1);
+        snprintf(buf, cap, "%s%lld", k->req_threads[0] > 0 ? "=" : "", p);
+    }
+    return buf;
+}
+
+static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_args *a)
+{
+    size_t count = occ_inspect_kernel_count(r);
+    size_t kernels = 0;
+    size_t from_log = 0;
+    for (size_t i = 0; i < count; i++) {
+        const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
+        kernels += k->is_kernel;
+        from_log += k->is_kernel && k->from_log;
+    }
+    occ_inspect_totals totals;
+    occ_inspect_totals_get(r, &totals);
+    fprintf(out, "\n%zu kernel%s", kernels, kernels == 1 ? "" : "s");
+    if (a->read.functions) {
+        fprintf(out, " and %zu device function%s", count - kernels,
+                count - kernels == 1 ? "" : "s");
+    }
+    fprintf(out, " (%zu read, duplicates merged) from", totals.functions_read);
+    for (int i = 0; i < totals.input_count; i++) {
+        fprintf(out, "%s ", i > 0 ? "," : "");
+        cli_put_visible(out, occ_inspect_input_name(r, i));
+        fprintf(out, " (%s)", occ_inspect_format_name(occ_inspect_input_format(r, i)));
+    }
+    fputs(".\nOccupancy on ", out);
+    if (a->read.device != NULL) {
+        cli_put_visible(out, a->read.device->name);
+    } else {
+        fputs("each kernel's own arch (generic sm_XX entry)", out);
+    }
+    fprintf(out, ", %s, %d B dynamic shared memory.\n",
+            a->read.threads > 0 ? "at --threads" : "at the block size the occupancy API picks",
+            a->read.dyn_smem_bytes);
+    if (from_log > 0) {
+        fprintf(out,
+                "Note: %zu kernel%s read from a ptxas log, which does not carry "
+                "__launch_bounds__, .reqntid or cluster dims: BOUND is unknown there and the "
+                "figures may differ from the binary's (read the cubin or fatbin for those).\n",
+                from_log, from_log == 1 ? " was" : "s were");
+    }
+    for (int i = 0; i < totals.no_data_count; i++) {
+        char kind[16];
+        char arch[16];
+        occ_inspect_no_data n = occ_inspect_no_data_at(r, i);
+        fprintf(out, "%d %s entr%s for %s: no resource data (compiled when loaded).\n", n.count,
+                occ_inspect_entry_kind_name(n.kind, kind, sizeof kind), n.count == 1 ? "y" : "ies",
+                occ_inspect_arch_name(n.sm, n.arch_suffix, arch, sizeof arch));
+    }
+    if (totals.entries_skipped > 0) {
+        fprintf(out, "%d entr%s of other archs skipped (--arch).\n", totals.entries_skipped,
+                totals.entries_skipped == 1 ? "y" : "ies");
+    }
+}
+
+static void print_header(FILE *out)
+{
+    fprintf(out, "%-8s %4s %7s %6s %6s %3s %5s %5s %6s %4s  %-18s %s\n", "ARCH", "REGS", "SMEM",
+            "STACK", "SPILL", "BAR", "BOUND", "BLOCK", "BLK/SM", "OCC", "LIMITER", "NAME");
+}
+
+static void print_row(FILE *out, const occ_inspect_kernel *k)
+{
+    char arch[16];
+    char spill[24];
+    char bound[24];
+    char limiter[64];
+    char occ[16];
+    char block[16];
+    char blocks[16];
+    if (k->has_occupancy) {
+        snprintf(occ, sizeof occ, "%.0f%%", k->occupancy * 100.0);
+        snprintf(block, sizeof block, "%d", k->threads);
+        snprintf(blocks, sizeof blocks, "%d", k->blocks_per_sm);
+    } else {
+        snprintf(occ, sizeof occ, "-");
+        snprintf(block, sizeof block, "-");
+        snprintf(blocks, sizeof blocks, "-");
+    }
+    fprintf(out, "%-8s %4d %7d %6d %6s %3d %5s %5s %6s %4s  %-18s ",
+            occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch), k->regs, k->smem_bytes,
+            k->stack_bytes, spill_text(k, spill, sizeof spill),
+            k->barriers == OCC_INSPECT_UNKNOWN ? 0 : k->barriers,
+            bound_text(k, bound, sizeof bound), block, blocks, occ,
+            inspect_limiter_text(k, limiter, sizeof limiter));
+    cli_put_visible(out, k->name);
+    if (k->relocatable) {
+        fputs("  [unlinked -rdc code]", out);
+    }
+    if (k->count > 1) {
+        fprintf(out, "  [x%d]", k->count);
+    }
+    fputc('\n', out);
+}
+
+void inspect_print_table(FILE *out, const occ_inspect_result *r, const inspect_args *a)
+{
+    print_header(out);
+    for (size_t i = 0; i < occ_inspect_kernel_count(r); i++) {
+        print_row(out, occ_inspect_kernel_at(r, i));
+    }
+    print_footer(out, r, a);
+}
+
+void inspect_print_summary(FILE *out, const occ_inspect_result *r, const inspect_args *a)
+{
+    static const struct {
+        occ_limiter bit;
+        const char *name;
+    } limiters[] = {{OCC_LIMITER_REGISTERS, "registers"},
+                    {OCC_LIMITER_SHARED_MEM, "shared_mem"},
+                    {OCC_LIMITER_WARPS, "warps"},
+                    {OCC_LIMITER_BLOCKS, "blocks"},
+                    {OCC_LIMITER_BARRIERS, "barriers"}};
+    size_t by_limiter[5] = {0};
+    size_t none_fit = 0;
+    size_t no_occupancy = 0;
+    /* Bands: [0, 25%), [25%, 50%), [50%, 75%), [75%, 100%), 100% */
+    static const char *const band_names[] = {"0-25%", "25-50%", "50-75%", "75-99%", "100%"};
+    size_t bands[5] = {0};
+    size_t count = occ_inspect_kernel_count(r);
+    for (size_t i = 0; i < count; i++) {
+        const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
+        if (!k->has_occupancy) {
+            no_occupancy++;
+            continue;
+        }
+        if (k->blocks_per_sm == 0) {
+            none_fit++;
+        }
+        for (int l = 0; l < 5; l++) {
+            by_limiter[l] += (k->limiters & (unsigned)limiters[l].bit) != 0;
+        }
+        int band = 4;
+        if (k->occupancy < 1.0) {
+            band = (int)(k->occupancy * 4.0);
+            band = band < 0 ? 0 : band > 3 ? 3 : band;
+        }
+        bands[band]++;
+    }
+    fprintf(out, "Kernels by binding limiter (a tie counts for each):\n");
+    for (int l = 0; l < 5; l++) {
+        fprintf(out, "  %-12s %zu\n", limiters[l].name, by_limiter[l]);
+    }
+    if (none_fit > 0) {
+        fprintf(out, "  %-12s %zu\n", "none fits", none_fit);
+    }
+    fprintf(out, "Kernels by occupancy:\n");
+    for (int b = 0; b < 5; b++) {
+        fprintf(out, "  %-12s %zu\n", band_names[b], bands[b]);
+    }
+    if (no_occupancy > 0) {
+        fprintf(out, "  %-12s %zu\n", "no figure", no_occupancy);
+    }
+    fprintf(out, "Lowest occupancy (%s):\n",
+            a->sort == OCC_INSPECT_BY_OCCUPANCY ? "the first 10" : "the first 10 in --sort order");
+    print_header(out);
+    for (size_t i = 0, shown = 0; i < count && shown < 10; i++) {
+        const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
+        if (k->has_occupancy) {
+            print_row(out, k);
+            shown++;
+        }
+    }
+    print_footer(out, r, a);
+}

@@ -1,0 +1,256 @@
+/*
+ * occ_inspect.h - the public header of libocc-inspect: the resources and the
+ * occupancy of every kernel in the files CUDA code arrives in (ptxas -v logs,
+ * cubins, fatbins, executables and shared libraries), read offline, without
+ * a GPU and without NVIDIA's binary tools.
+ *
+ * It reads files and allocates (libocc does neither); it prints nothing.
+ * Files are read on several threads; identical functions found in several
+ * places (containers, archs of one name, files) are merged and counted. Each
+ * kernel's occupancy comes from libocc (occ_calc and
+ * occ_max_potential_block_size), on a GPU you give or on a generic GPU of the
+ * kernel's own arch.
+ *
+ *   occ_inspect_options opts;
+ *   occ_inspect_options_init(&opts);
+ *   occ_inspect_input in = {.path = "libfoo.so"};
+ *   occ_inspect_result *r;
+ *   occ_inspect_error err;
+ *   if (occ_inspect_read(&in, 1, &opts, &r, &err) != OCC_OK) puts(err.message);
+ *   for (size_t i = 0; i < occ_inspect_kernel_count(r); i++) {
+ *       const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
+ *       printf("%s %d regs %.0f%%\n", k->name, k->regs, k->occupancy * 100);
+ *   }
+ *   occ_inspect_result_free(r);
+ *
+ * Limits (docs/inspect.md, "Limits"): a compressed entry may claim at most
+ * OCC_INSPECT_MAX_ENTRY_BYTES decompressed, and at most
+ * OCC_INSPECT_MAX_COMPRESSION_RATIO times its compressed size; an input that
+ * cannot be mapped is read up to OCC_INSPECT_MAX_STREAM_BYTES; values beyond
+ * an architecture's limits (registers per thread, barriers, shared memory,
+ * local memory, threads per block) are refused as a damaged file, naming
+ * the value and the limit. Conventions are occ.h's: an occ_status back, an
+ * optional error out, names with units.
+ */
+#ifndef OCC_INSPECT_H
+#define OCC_INSPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "occ.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest decompressed size a fatbin entry may claim: above the largest
+   cubin of any library measured (133,833,256 bytes in libnccl.so.2 of CUDA
+   13.0), and low enough that one entry and the readers' other buffers stay
+   under 256 MB. */
+#define OCC_INSPECT_MAX_ENTRY_BYTES (160u << 20)
+/* Largest decompressed / compressed size ratio an entry may claim: the
+   highest measured over the 19,069 compressed cubins of the CUDA 13.0
+   libraries is 134 (libcublasLt.so.13). */
+#define OCC_INSPECT_MAX_COMPRESSION_RATIO 512
+/* Largest input read from a stream (a pipe, /dev/stdin, a /proc file: what
+   cannot be mapped): it is copied into memory, where a regular file is
+   mapped, so it counts against the same 256 MB budget. */
+#define OCC_INSPECT_MAX_STREAM_BYTES ((size_t)128 << 20)
+
+/* What an input holds, decided by its content alone. */
+typedef enum occ_inspect_format {
+    OCC_INSPECT_FORMAT_UNKNOWN = 0,
+    OCC_INSPECT_FORMAT_PTXAS_LOG = 1, /* `ptxas -v` / `nvcc --resource-usage` text */
+    OCC_INSPECT_FORMAT_CUBIN = 2,     /* NVIDIA ELF (e_machine 190) */
+    OCC_INSPECT_FORMAT_FATBIN = 3,    /* fatbin container(s), magic 0xBA55ED50 */
+    OCC_INSPECT_FORMAT_HOST_ELF = 4   /* any other ELF: executable or shared library */
+} occ_inspect_format;
+
+/* "ptxas log", "cubin", "fatbin", "host ELF", "unknown". */
+const char *occ_inspect_format_name(occ_inspect_format format);
+
+/* One input: a file by path, or bytes already in memory (then `path` is only
+   its name in messages and results). */
+typedef struct occ_inspect_input {
+    const char *path; /* a file, or the name of `data` ("<stdin>") */
+    const void *data; /* NULL: read `path`; else `size` bytes, not copied */
+    size_t size;
+} occ_inspect_input;
+
+typedef struct occ_inspect_options {
+    const occ_device *device; /* occupancy on this GPU; NULL: on the generic GPU
+                                 of each kernel's arch (sm_90 for an sm_90 cubin) */
+    int threads;              /* block size; 0: the occupancy API's pick per kernel
+                                 (within its __launch_bounds__) */
+    int dyn_smem_bytes;       /* dynamic shared memory per block */
+    int arch_sm;              /* read only this arch (90); 0: every arch */
+    char arch_suffix;         /* with arch_sm: 0, 'a' or 'f' */
+    bool arch_any_suffix;     /* with arch_sm: sm_90, sm_90a and sm_90f alike */
+    bool functions;           /* device functions too, not only kernels */
+    bool relfatbin;           /* also __nv_relfatbin (pre-link -rdc code) */
+    bool demangle;            /* names demangled (default true) */
+    int jobs;                 /* threads; 0: every core, at most 32 */
+} occ_inspect_options;
+
+/* The defaults: every arch, kernels only, demangled, the occupancy API's
+   block size on each kernel's own arch, every core. */
+void occ_inspect_options_init(occ_inspect_options *options);
+
+/* The threads options.jobs = 0 means: every core, at most 32 (each thread
+   keeps a decompression buffer, and the cap keeps memory under 256 MB). */
+int occ_inspect_default_jobs(void);
+
+/* A value the input does not carry. */
+#define OCC_INSPECT_UNKNOWN (-1)
+
+/* One distinct function and its occupancy. Strings live as long as the
+   result. */
+typedef struct occ_inspect_kernel {
+    const char *name; /* as printed: demangled unless options.demangle
+                         is false */
+    const char *mangled;
+    int sm;                 /* 90 for sm_90 */
+    char arch_suffix;       /* 0, 'a' (sm_90a) or 'f' (sm_100f) */
+    bool is_kernel;         /* an entry function (__global__) */
+    bool relocatable;       /* from an -rdc cubin: unlinked values */
+    bool from_log;          /* read from a ptxas log, which does not carry
+                               __launch_bounds__, .reqntid, a register cap or
+                               cluster dims: max_threads and the rest read 0,
+                               and the occupancy (at the API's block size) may
+                               differ from the same kernel read from its binary */
+    int regs;               /* registers per thread */
+    int smem_bytes;         /* static shared memory as ptxas and the driver
+                               count it */
+    int smem_section_bytes; /* raw .nv.shared.<k> size (cuobjdump's SHARED),
+                               or OCC_INSPECT_UNKNOWN */
+    int stack_bytes;        /* local memory per thread */
+    int frame_bytes;        /* the function's own stack frame */
+    int spill_store_bytes;  /* ptxas logs; OCC_INSPECT_UNKNOWN in binaries */
+    int spill_load_bytes;   /* ptxas logs; OCC_INSPECT_UNKNOWN in binaries */
+    int spill_instructions; /* cubins: instructions marked spill or refill */
+    int barriers;           /* named barriers; OCC_INSPECT_UNKNOWN where the
+                               input does not say (older ptxas logs) */
+    int max_threads[3];     /* __launch_bounds__ / .maxntid; 0 if none */
+    int req_threads[3];     /* .reqntid; 0 if none */
+    int max_regs;           /* register cap (maxrreg, launch bounds); 0 if none */
+    int cluster_dims[3];    /* __cluster_dims__; 0 if none */
+    bool explicit_cluster;  /* must be launched as a cluster */
+    int max_cluster_rank;   /* .maxclusterrank; 0 if none */
+    int param_bytes;        /* kernel parameter bytes, or OCC_INSPECT_UNKNOWN */
+    int count;              /* identical copies merged into this one */
+    int input;              /* index of the input the first copy came from */
+    const char *section;    /* host ELF section of the first copy, or NULL */
+
+    /* Occupancy on the target GPU, valid when has_occupancy */
+    bool has_occupancy;
+    const char *note; /* why there is none ("device function", ...), or NULL */
+    char gpu[OCC_DEVICE_NAME_BYTES];
+    int threads; /* the block size used */
+    int blocks_per_sm;
+    int warps_per_sm;
+    int max_warps_per_sm;
+    double occupancy;
+    unsigned limiters; /* occ_limiter bits; 0 when no block fits */
+    occ_zero_reason zero_reason;
+} occ_inspect_kernel;
+
+/* Why reading failed: the input (index, -1 for none), where in it (byte
+   offset, -1 for none), the status, and one line. When `input` is not -1
+   the line starts with that input's name and ": " ("k.cubin: offset 8:
+   ..."), so it can be printed as it is. */
+#define OCC_INSPECT_ERROR_MESSAGE_BYTES 512
+typedef struct occ_inspect_error {
+    occ_status status; /* OCC_ERR_IO, OCC_ERR_BAD_FORMAT, OCC_ERR_LIMIT,
+                          OCC_ERR_OUT_OF_MEMORY, OCC_ERR_INVALID_ARGUMENT */
+    int input;
+    long long offset;
+    char message[OCC_INSPECT_ERROR_MESSAGE_BYTES];
+} occ_inspect_error;
+
+typedef struct occ_inspect_result occ_inspect_result;
+
+/*
+ * Reads every input and returns the distinct functions in *out (free with
+ * occ_inspect_result_free), in no particular order: call occ_inspect_sort.
+ * The first bad input stops the reading: OCC_ERR_IO (cannot open or read,
+ * or a terminal, which would wait for typing), OCC_ERR_BAD_FORMAT (not a
+ * known format, damaged, or values beyond an architecture's limits),
+ * OCC_ERR_LIMIT (an entry above the decompression limits, a stream above
+ * OCC_INSPECT_MAX_STREAM_BYTES), OCC_ERR_OUT_OF_MEMORY; *out is then NULL.
+ */
+occ_status occ_inspect_read(const occ_inspect_input *inputs, int input_count,
+                            const occ_inspect_options *options, occ_inspect_result **out,
+                            occ_inspect_error *err);
+
+void occ_inspect_result_free(occ_inspect_result *result);
+
+size_t occ_inspect_kernel_count(const occ_inspect_result *result);
+/* Kernel `index` (0 .. count-1), NULL when out of range. */
+const occ_inspect_kernel *occ_inspect_kernel_at(const occ_inspect_result *result, size_t index);
+
+/* The orders of occ_inspect_sort; ties break by name, arch and numbers, so
+   the order never depends on the threads. */
+typedef enum occ_inspect_order {
+    OCC_INSPECT_BY_OCCUPANCY = 0, /* lowest first; kernels without one last */
+    OCC_INSPECT_BY_REGS = 1,      /* most registers first */
+    OCC_INSPECT_BY_SMEM = 2,      /* most static shared memory first */
+    OCC_INSPECT_BY_NAME = 3       /* by printed name */
+} occ_inspect_order;
+
+occ_status occ_inspect_sort(occ_inspect_result *result, occ_inspect_order order,
+                            occ_inspect_error *err);
+
+/* Keeps the kernels whose printed name matches a POSIX extended regular
+   expression; OCC_ERR_INVALID_ARGUMENT when it does not compile. */
+occ_status occ_inspect_filter(occ_inspect_result *result, const char *regex,
+                              occ_inspect_error *err);
+
+/* What was read, beside the kernels. */
+typedef struct occ_inspect_totals {
+    size_t functions_read; /* before merging identical ones */
+    size_t distinct_names; /* mangled names */
+    int entries_skipped;   /* fatbin entries of other archs (options.arch_sm) */
+    int input_count;
+    int no_data_count; /* occ_inspect_no_data_at's range */
+} occ_inspect_totals;
+
+void occ_inspect_totals_get(const occ_inspect_result *result, occ_inspect_totals *out);
+
+/* Input `index`: its name and the format found. */
+const char *occ_inspect_input_name(const occ_inspect_result *result, int index);
+occ_inspect_format occ_inspect_input_format(const occ_inspect_result *result, int index);
+
+/* Fatbin entries that carry no resource data (PTX, LTO-IR), by kind and arch. */
+typedef struct occ_inspect_no_data {
+    int kind; /* 1 PTX, 8 LTO-IR, or another kind number */
+    int sm;
+    char arch_suffix;
+    int count;
+} occ_inspect_no_data;
+
+occ_inspect_no_data occ_inspect_no_data_at(const occ_inspect_result *result, int index);
+
+/* "PTX", "LTO-IR", "cubin" or "kind N", into buf. */
+const char *occ_inspect_entry_kind_name(int kind, char *buf, size_t cap);
+
+/* "sm_90a", into buf. */
+const char *occ_inspect_arch_name(int sm, char arch_suffix, char *buf, size_t cap);
+
+/* Seconds each step of the last occ_inspect_read took (for profiling). */
+typedef struct occ_inspect_timing {
+    double split_seconds;     /* mapping files, walking container and entry headers */
+    double read_seconds;      /* the threads' round over entries and section scans */
+    double scanned_seconds;   /* containers the scans found: walk and read */
+    double merge_seconds;     /* merging the threads' rows and duplicates */
+    double names_seconds;     /* demangling and ranking the distinct names */
+    double pool_wait_seconds; /* threads' seconds waiting for a large buffer */
+} occ_inspect_timing;
+
+void occ_inspect_timing_get(const occ_inspect_result *result, occ_inspect_timing *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCC_INSPECT_H */

@@ -1,0 +1,1277 @@
+/*
+ * collect.c - occ_inspect_read: maps each input, splits it into
+ * tasks (one per fatbin entry, so that one large container does not keep a
+ * thread busy while the others wait, and parts of the data sections to scan
+ * for containers kept outside .nv_fatbin), runs the tasks on --jobs threads,
+ * computes each kernel's occupancy through libocc, and merges identical
+ * functions found in several places.
+ *
+ * Memory stays small on large libraries: the input is memory-mapped and the
+ * pages of each entry or scanned part are dropped once read (MADV_DONTNEED on
+ * a read-only private file mapping only forgets them; a later read maps them
+ * again from the page cache), each thread reuses one decompression buffer and
+ * decompressor, and only the compact rows are kept, each distinct name once
+ * (inspect_names.c).
+ */
+/* madvise(MADV_DONTNEED) is a Linux/BSD call, not POSIX (whose
+   posix_madvise(POSIX_MADV_DONTNEED) glibc ignores). */
+#define _DEFAULT_SOURCE 1
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+/* A buffer larger than this is released after each task, so that sixteen
+   threads do not each keep the largest entry they ever saw. */
+#define SCRATCH_KEEP_BYTES (2u << 20)
+/* Data sections are scanned for containers in parts of this size, in
+   parallel (libcublasLt.so.13 has ~260 MB of them); small, since each
+   thread holds its part's pages until it is scanned. */
+#define SCAN_PART_BYTES (1u << 20)
+/* The serial walk over entry headers forgets the pages behind it in steps
+   of this size rather than one system call per entry. */
+#define DROP_STEP_BYTES (16u << 20)
+#define MAX_SECTIONS 256
+/* Entries larger than SCRATCH_KEEP_BYTES share this many bytes of buffers
+   between all threads: a thread waits rather than push the peak memory past
+   it. Such entries hold most of the work: 385 of libcublasLt.so.13's 5,832
+   zstd cubins (up to 16 MB each) and 596 of libtorch_cuda.so's 2,789 (up to
+   64 MB) are above 2 MB. The budget sets how many are decompressed at once;
+   measured on the H200 machine (16 cores, docs/results/inspect-h200/
+   sweep.log), 32/64/96/128/192 MB gave libcublasLt.so.13 0.65/0.40/0.32/
+   0.28/0.26 s at 109/141/168/202/264 MiB and libtorch_cuda.so 1.62/0.89/0.68/
+   0.62/0.56 s at 135/160/193/226/291 MiB: 96 MB is the largest that keeps
+   both well under 256 MB. A build may set another (-D). */
+#ifndef OCC_LARGE_SCRATCH_BUDGET_MB
+#define OCC_LARGE_SCRATCH_BUDGET_MB 96
+#endif
+#define LARGE_SCRATCH_BUDGET_BYTES ((size_t)OCC_LARGE_SCRATCH_BUDGET_MB << 20)
+
+#define LARGE_POOL_BUFFERS 32
+
+typedef struct large_buffer {
+    uint8_t *data;
+    size_t capacity;
+    bool in_use;
+} large_buffer;
+
+typedef struct input_file {
+    const char *path;
+    const uint8_t *data;
+    size_t size;
+    bool mapped; /* data is an mmap of the file */
+    bool owned;  /* data was read into memory here: free it */
+    insp_format format;
+} input_file;
+
+typedef enum task_kind {
+    TASK_WHOLE = 0, /* a ptxas log or a cubin file */
+    TASK_ENTRY = 1, /* one fatbin entry */
+    TASK_SCAN = 2   /* part of a data section, to scan for containers */
+} task_kind;
+
+typedef struct candidate {
+    size_t offset;
+    size_t size;
+} candidate;
+
+typedef struct task {
+    task_kind kind;
+    int file;
+    int section;   /* collector.section_names index, or -1 */
+    size_t offset; /* file bytes [offset, offset + size) */
+    size_t size;
+    size_t section_offset; /* TASK_SCAN: the whole section */
+    size_t section_size;
+    candidate *found; /* TASK_SCAN: containers found, in file order */
+    size_t found_count, found_cap;
+} task;
+
+typedef struct worker {
+    struct collector *c;
+    pthread_t thread;
+    inspect_row *rows;
+    size_t row_count, row_cap;
+    size_t functions_read;
+    double pool_wait_seconds;
+    occ_inspect_no_data nodata[INSPECT_MAX_NO_DATA];
+    int nodata_count;
+    int entries_skipped;
+    insp_scratch scratch;
+    int section;        /* of the task being read */
+    int file;           /* of the task being read */
+    size_t task_offset; /* where the task's buffer starts in its file */
+    bool exact_offsets; /* functions' offsets are in the file (not in a
+                           decompressed entry): add them to task_offset */
+    bool failed;        /* out of memory */
+} worker;
+
+typedef struct collector {
+    const occ_inspect_options *opts;
+    insp_filter filter; /* the options' arch, as the readers take it */
+    input_file *files;
+    task *tasks;
+    size_t task_count, task_cap;
+    size_t round_start; /* tasks [round_start, task_count) are this round's */
+    atomic_size_t next_task;
+    atomic_bool failed;
+    pthread_mutex_t error_lock;
+    occ_inspect_error error; /* the first failure */
+    long page_bytes;
+    inspect_names *names; /* every function name, once */
+    pthread_mutex_t budget_lock;
+    pthread_cond_t budget_freed;
+    large_buffer pool[LARGE_POOL_BUFFERS]; /* buffers for large entries, reused;
+                                              data NULL: an empty slot */
+    size_t pool_bytes;                     /* capacity of every pooled buffer */
+    size_t in_use_bytes;                   /* capacity of the pooled buffers being used */
+    size_t *deferred;                      /* task indices set aside this round (budget_lock) */
+    size_t deferred_count;
+    char *section_names[MAX_SECTIONS];
+    int section_count;
+    /* set while one file is split into tasks */
+    int file;
+    int section;
+    size_t drop_from; /* pages before this are already forgotten */
+} collector;
+
+double inspect_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *occ_inspect_arch_name(int sm, char suffix, char *buf, size_t cap)
+{
+    if (suffix != 0) {
+        snprintf(buf, cap, "sm_%d%c", sm, suffix);
+    } else {
+        snprintf(buf, cap, "sm_%d", sm);
+    }
+    return buf;
+}
+
+occ_status inspect_fail(occ_inspect_error *err, occ_status status, int input, long long offset,
+                        const char *format, ...)
+{
+    if (err != NULL) {
+        va_list args;
+        va_start(args, format);
+        err->status = status;
+        err->input = input;
+        err->offset = offset;
+        vsnprintf(err->message, sizeof err->message, format, args);
+        va_end(args);
+    }
+    return status;
+}
+
+/* Keeps the first failure of any thread; the others stop at their next task. */
+static void set_error(collector *c, occ_status status, int file, size_t offset, const char *message)
+{
+    pthread_mutex_lock(&c->error_lock);
+    if (!atomic_load(&c->failed)) {
+        inspect_fail(&c->error, status, file, (long long)offset, "%s", message);
+        atomic_store(&c->failed, true);
+    }
+    pthread_mutex_unlock(&c->error_lock);
+}
+
+static occ_status task_failure(const collector *c, occ_inspect_error *err);
+
+/* The numbers that, with arch and mangled name, make two functions the same. */
+static size_t identity_numbers(const occ_inspect_kernel *f, int out[24])
+{
+    const int v[] = {f->sm,
+                     f->arch_suffix,
+                     f->regs,
+                     f->smem_bytes,
+                     f->smem_section_bytes,
+                     f->stack_bytes,
+                     f->frame_bytes,
+                     f->spill_store_bytes,
+                     f->spill_load_bytes,
+                     f->spill_instructions,
+                     f->barriers,
+                     f->max_threads[0],
+                     f->max_threads[1],
+                     f->max_threads[2],
+                     f->req_threads[0],
+                     f->max_regs,
+                     f->cluster_dims[0],
+                     f->cluster_dims[1],
+                     f->cluster_dims[2],
+                     f->param_bytes,
+                     f->is_kernel,
+                     f->relocatable,
+                     f->explicit_cluster,
+                     f->max_cluster_rank};
+    memcpy(out, v, sizeof v);
+    return sizeof v / sizeof v[0];
+}
+
+/* FNV-1a (64-bit) over the mangled name (continued from the name's own
+   hash) and the numbers: duplicates are found by it, comparing names only
+   where hashes are equal. */
+static uint64_t identity_hash(const inspect_row *row)
+{
+    uint64_t h = row->interned->hash;
+    int numbers[24];
+    size_t n = identity_numbers(&row->k, numbers);
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ (uint32_t)numbers[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* The reader's function as the row of the result (no name yet). */
+static void fill_kernel(occ_inspect_kernel *k, const insp_function *f)
+{
+    k->sm = f->sm;
+    k->arch_suffix = f->arch_suffix;
+    k->is_kernel = f->is_kernel;
+    k->relocatable = f->relocatable;
+    k->from_log = f->from_log;
+    k->regs = f->regs;
+    k->smem_bytes = f->smem_bytes;
+    k->smem_section_bytes = f->smem_section_bytes;
+    k->stack_bytes = f->stack_bytes;
+    k->frame_bytes = f->frame_bytes;
+    k->spill_store_bytes = f->spill_store_bytes;
+    k->spill_load_bytes = f->spill_load_bytes;
+    k->spill_instructions = f->spill_instructions;
+    k->barriers = f->barriers;
+    memcpy(k->max_threads, f->max_threads, sizeof k->max_threads);
+    memcpy(k->req_threads, f->req_threads, sizeof k->req_threads);
+    k->max_regs = f->max_regs;
+    memcpy(k->cluster_dims, f->cluster_dims, sizeof k->cluster_dims);
+    k->explicit_cluster = f->explicit_cluster;
+    k->max_cluster_rank = f->max_cluster_rank;
+    k->param_bytes = f->param_bytes;
+}
+
+static void on_function(void *context, const insp_function *f)
+{
+    worker *w = context;
+    const occ_inspect_options *opts = w->c->opts;
+    w->functions_read++;
+    if (w->failed || atomic_load(&w->c->failed)) {
+        return;
+    }
+    char why[256];
+    if (!inspect_function_plausible(f, why, sizeof why)) {
+        /* a damaged file: say where, and stop */
+        set_error(w->c, OCC_ERR_BAD_FORMAT, w->file,
+                  w->task_offset + (w->exact_offsets ? f->offset : 0), why);
+        return;
+    }
+    if (!f->is_kernel && !opts->functions) {
+        return;
+    }
+    if (opts->arch_sm != 0 && (f->sm != opts->arch_sm ||
+                               (!opts->arch_any_suffix && f->arch_suffix != opts->arch_suffix))) {
+        return;
+    }
+    if (w->row_count == w->row_cap) {
+        size_t cap = w->row_cap > 0 ? w->row_cap * 2 : 256;
+        inspect_row *bigger = realloc(w->rows, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            w->failed = true;
+            return;
+        }
+        w->rows = bigger;
+        w->row_cap = cap;
+    }
+    inspect_row *row = &w->rows[w->row_count];
+    memset(row, 0, sizeof *row);
+    fill_kernel(&row->k, f);
+    row->k.count = 1;
+    row->k.input = w->file;
+    row->section_index = w->section;
+    /* demangled later, once per distinct name (inspect_names_finish) */
+    row->interned = inspect_names_add(w->c->names, f->name, f->name_len,
+                                      inspect_name_hash(f->name, f->name_len));
+    if (row->interned == NULL) {
+        w->failed = true;
+        return;
+    }
+    row->k.mangled = row->interned->mangled;
+    row->k.name = row->k.mangled;
+    row->identity = identity_hash(row);
+    inspect_compute_occupancy(&row->k, opts);
+    w->row_count++;
+}
+
+static void on_entry(void *context, const insp_entry *e)
+{
+    worker *w = context;
+    if (e->skipped) {
+        w->entries_skipped++;
+        return;
+    }
+    if (e->kind == INSP_ENTRY_CUBIN) {
+        return;
+    }
+    for (int i = 0; i < w->nodata_count; i++) {
+        occ_inspect_no_data *n = &w->nodata[i];
+        if (n->kind == e->kind && n->sm == e->sm && n->arch_suffix == e->arch_suffix) {
+            n->count++;
+            return;
+        }
+    }
+    if (w->nodata_count < INSPECT_MAX_NO_DATA) {
+        w->nodata[w->nodata_count++] = (occ_inspect_no_data){e->kind, e->sm, e->arch_suffix, 1};
+    }
+}
+
+/* Forgets the pages wholly inside [offset, offset + size) of a mapped file. */
+static void drop_pages(const collector *c, const input_file *file, size_t offset, size_t size)
+{
+    if (!file->mapped) {
+        return;
+    }
+    size_t page = (size_t)c->page_bytes;
+    size_t start = (offset + page - 1) / page * page;
+    size_t end = (offset + size) / page * page;
+    if (end > start) {
+        /* the mapping is read-only and private: forgetting pages changes nothing */
+        madvise((void *)(uintptr_t)(file->data + start), end - start, MADV_DONTNEED);
+    }
+}
+
+static void add_candidate(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    task *t = context;
+    if (t->found_count == t->found_cap) {
+        size_t cap = t->found_cap > 0 ? t->found_cap * 2 : 16;
+        candidate *bigger = realloc(t->found, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            t->found_cap = SIZE_MAX; /* marks the failure for scan_part */
+            return;
+        }
+        t->found = bigger;
+        t->found_cap = cap;
+    }
+    t->found[t->found_count++] = (candidate){offset, size};
+}
+
+/* Frees unused pooled buffers, largest first, until `bytes` more fit in
+   the budget or none is left to free. Called with budget_lock held. */
+static void shrink_pool(collector *c, size_t bytes)
+{
+    while (c->pool_bytes + bytes > LARGE_SCRATCH_BUDGET_BYTES) {
+        int largest = -1;
+        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+            if (c->pool[i].data != NULL && !c->pool[i].in_use &&
+                (largest < 0 || c->pool[i].capacity > c->pool[largest].capacity)) {
+                largest = i;
+            }
+        }
+        if (largest < 0) {
+            return;
+        }
+        /* the slot empties in place: other threads hold indices into the pool */
+        free(c->pool[largest].data);
+        c->pool_bytes -= c->pool[largest].capacity;
+        c->pool[largest] = (large_buffer){NULL, 0, false};
+    }
+}
+
+static int empty_slot(const collector *c)
+{
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        if (c->pool[i].data == NULL) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+#define POOL_OUT_OF_MEMORY (-1)
+#define POOL_BUSY (-2)
+
+/*
+ * A pooled buffer of at least `bytes` for one large entry: an unused one if
+ * one is big enough, else a new one once the budget allows (at once if no
+ * other is in use: an entry larger than the budget still gets read). Reusing
+ * buffers spares the threads the page faults and unmapping that a fresh
+ * buffer per entry costs. Returns the pool index, POOL_OUT_OF_MEMORY, or,
+ * unless `wait`, POOL_BUSY where it would have to wait.
+ */
+static int acquire_buffer(collector *c, size_t bytes, bool wait, double *waited)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    int got = -1;
+    for (;;) {
+        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+            const large_buffer *b = &c->pool[i];
+            if (b->data != NULL && !b->in_use && b->capacity >= bytes &&
+                (got < 0 || b->capacity < c->pool[got].capacity)) {
+                got = i;
+            }
+        }
+        if (got >= 0) {
+            break;
+        }
+        if (c->in_use_bytes == 0 || c->in_use_bytes + bytes <= LARGE_SCRATCH_BUDGET_BYTES) {
+            shrink_pool(c, bytes);
+            int slot = empty_slot(c);
+            if (slot < 0) {
+                shrink_pool(c, SIZE_MAX / 2); /* every slot holds an unused buffer */
+                slot = empty_slot(c);
+            }
+            uint8_t *data = slot >= 0 ? malloc(bytes) : NULL;
+            if (data != NULL) {
+                got = slot;
+                c->pool[got] = (large_buffer){data, bytes, false};
+                c->pool_bytes += bytes;
+            } else if (slot >= 0 || c->in_use_bytes == 0) {
+                break; /* out of memory */
+            }
+            if (got >= 0) {
+                break;
+            }
+        }
+        if (!wait) {
+            got = POOL_BUSY;
+            break;
+        }
+        double asleep = inspect_now();
+        pthread_cond_wait(&c->budget_freed, &c->budget_lock);
+        *waited += inspect_now() - asleep;
+    }
+    if (got >= 0) {
+        c->pool[got].in_use = true;
+        c->in_use_bytes += c->pool[got].capacity;
+    }
+    pthread_mutex_unlock(&c->budget_lock);
+    return got;
+}
+
+static void release_buffer(collector *c, int index)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    c->pool[index].in_use = false;
+    c->in_use_bytes -= c->pool[index].capacity;
+    pthread_cond_broadcast(&c->budget_freed);
+    pthread_mutex_unlock(&c->budget_lock);
+}
+
+/* Sets a large entry aside while the pool is full, for after the small ones. */
+static void defer_task(collector *c, size_t index)
+{
+    pthread_mutex_lock(&c->budget_lock);
+    c->deferred[c->deferred_count++] = index;
+    pthread_mutex_unlock(&c->budget_lock);
+}
+
+/* Reads one fatbin entry, a large one in a pooled buffer; returns false with
+ *deferred set where the pool is full and `wait` is not set. */
+static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wait, bool *deferred,
+                            insp_error *err)
+{
+    collector *c = w->c;
+    insp_sink sink = {on_function, on_entry, w};
+    *deferred = false;
+    size_t need = insp_fatbin_entry_scratch_bytes(data, size, &c->filter);
+    if (need <= SCRATCH_KEEP_BYTES) {
+        return insp_fatbin_entry_parse(data, size, &c->filter, &w->scratch, &sink, err);
+    }
+    int index = acquire_buffer(c, need, wait, &w->pool_wait_seconds);
+    if (index == POOL_BUSY) {
+        *deferred = true;
+        return true;
+    }
+    if (index < 0) {
+        w->failed = true;
+        return true;
+    }
+    /* lend the pooled buffer to the worker's scratch (its zstd context stays) */
+    uint8_t *own = w->scratch.data;
+    size_t own_capacity = w->scratch.capacity;
+    w->scratch.data = c->pool[index].data;
+    w->scratch.capacity = c->pool[index].capacity;
+    bool ok = insp_fatbin_entry_parse(data, size, &c->filter, &w->scratch, &sink, err);
+    /* the capacity sufficed, so the parser did not reallocate it */
+    w->scratch.data = own;
+    w->scratch.capacity = own_capacity;
+    release_buffer(c, index);
+    return ok;
+}
+
+/* Runs one task; a large entry met while the pool is full is set aside
+   (unless `wait`) for the end of the round, so that no thread idles while
+   small entries are left. */
+static void run_task(worker *w, task *t, bool wait)
+{
+    collector *c = w->c;
+    const input_file *file = &c->files[t->file];
+    const uint8_t *data = file->data + t->offset;
+    insp_sink sink = {on_function, on_entry, w};
+    insp_error err = {0, "", false};
+    bool ok = true;
+    w->section = t->section;
+    w->file = t->file;
+    w->task_offset = t->offset;
+    w->exact_offsets = t->kind == TASK_WHOLE;
+    switch (t->kind) {
+    case TASK_SCAN:
+        insp_fatbin_candidates(file->data, t->section_offset, t->section_size, t->offset,
+                               t->offset + t->size, add_candidate, t);
+        if (t->found_cap == SIZE_MAX) {
+            w->failed = true;
+        }
+        break;
+    case TASK_ENTRY: {
+        bool deferred;
+        ok = read_entry_task(w, data, t->size, wait, &deferred, &err);
+        if (deferred) {
+            defer_task(c, (size_t)(t - c->tasks));
+            drop_pages(c, file, t->offset, t->size); /* what reading its header mapped */
+            return;
+        }
+        break;
+    }
+    default:
+        if (file->format == INSP_FORMAT_PTXAS_LOG) {
+            ok = insp_ptxas_log_parse((const char *)data, t->size, &sink, &err);
+        } else {
+            ok = insp_cubin_parse(data, t->size, 0, &sink, &err);
+        }
+        break;
+    }
+    if (!ok) {
+        set_error(c, err.over_limit ? OCC_ERR_LIMIT : OCC_ERR_BAD_FORMAT, t->file,
+                  t->offset + err.offset, err.message);
+    }
+    if (w->scratch.capacity > SCRATCH_KEEP_BYTES) {
+        free(w->scratch.data);
+        w->scratch.data = NULL;
+        w->scratch.capacity = 0;
+    }
+    drop_pages(c, file, t->offset, t->size);
+}
+
+static void *worker_main(void *context)
+{
+    worker *w = context;
+    collector *c = w->c;
+    for (;;) {
+        size_t i = c->round_start + atomic_fetch_add(&c->next_task, 1);
+        if (i >= c->task_count || atomic_load(&c->failed) || w->failed) {
+            break;
+        }
+        run_task(w, &c->tasks[i], false);
+    }
+    /* then the large entries set aside, waiting for the pool as needed */
+    for (;;) {
+        pthread_mutex_lock(&c->budget_lock);
+        bool any = c->deferred_count > 0;
+        size_t i = any ? c->deferred[--c->deferred_count] : 0;
+        pthread_mutex_unlock(&c->budget_lock);
+        if (!any || atomic_load(&c->failed) || w->failed) {
+            break;
+        }
+        run_task(w, &c->tasks[i], true);
+    }
+    return NULL;
+}
+
+static task *add_task(collector *c, task_kind kind, size_t offset, size_t size)
+{
+    if (c->task_count == c->task_cap) {
+        size_t cap = c->task_cap > 0 ? c->task_cap * 2 : 256;
+        task *bigger = realloc(c->tasks, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            set_error(c, OCC_ERR_OUT_OF_MEMORY, c->file, 0, "out of memory");
+            return NULL;
+        }
+        c->tasks = bigger;
+        c->task_cap = cap;
+    }
+    task *t = &c->tasks[c->task_count++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->file = c->file;
+    t->section = c->section;
+    t->offset = offset;
+    t->size = size;
+    return t;
+}
+
+/* Forgets the walked pages before `offset` once DROP_STEP_BYTES have
+   gathered, or at once when `now`. */
+static void drop_walked(collector *c, size_t offset, bool now)
+{
+    const input_file *file = &c->files[c->file];
+    size_t to = offset < file->size ? offset : file->size;
+    if (to > c->drop_from && (now || to - c->drop_from >= DROP_STEP_BYTES)) {
+        drop_pages(c, file, c->drop_from, to - c->drop_from);
+        c->drop_from = to;
+    }
+}
+
+static void add_entry(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    collector *c = context;
+    add_task(c, TASK_ENTRY, offset, size);
+    drop_walked(c, offset, false);
+}
+
+/* Splits the container at file offset `offset` into entry tasks. */
+static bool add_container(collector *c, size_t offset, size_t size, insp_error *err)
+{
+    const input_file *file = &c->files[c->file];
+    if (!insp_fatbin_entries(file->data + offset, size, offset, add_entry, c, err)) {
+        err->offset += offset;
+        return false;
+    }
+    return true;
+}
+
+typedef struct region_walk {
+    collector *c;
+    insp_error *err;
+    bool ok;
+} region_walk;
+
+static void add_region(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    region_walk *walk = context;
+    if (walk->ok) {
+        walk->ok = add_container(walk->c, offset, size, walk->err);
+    }
+}
+
+static int section_index(collector *c, const char *name, size_t len)
+{
+    for (int i = 0; i < c->section_count; i++) {
+        if (strlen(c->section_names[i]) == len && memcmp(c->section_names[i], name, len) == 0) {
+            return i;
+        }
+    }
+    if (c->section_count == MAX_SECTIONS) {
+        return -1;
+    }
+    char *copy = malloc(len + 1);
+    if (copy == NULL) {
+        return -1;
+    }
+    memcpy(copy, name, len);
+    copy[len] = '\0';
+    c->section_names[c->section_count] = copy;
+    return c->section_count++;
+}
+
+typedef struct section_walk {
+    collector *c;
+    insp_error *err;
+    bool ok;
+} section_walk;
+
+/* A host ELF section: its containers' entries become tasks now, or, for a
+   section to scan, its parts do. */
+static void add_section(void *context, const char *name, size_t name_len, size_t offset,
+                        size_t size, insp_region_kind kind)
+{
+    section_walk *walk = context;
+    collector *c = walk->c;
+    if (!walk->ok) {
+        return;
+    }
+    c->section = section_index(c, name, name_len);
+    if (kind == INSP_REGION_OTHER) {
+        for (size_t at = 0; at < size; at += SCAN_PART_BYTES) {
+            task *t = add_task(c, TASK_SCAN, offset + at,
+                               size - at < SCAN_PART_BYTES ? size - at : SCAN_PART_BYTES);
+            if (t != NULL) {
+                t->section_offset = offset;
+                t->section_size = size;
+            }
+        }
+        return;
+    }
+    region_walk regions = {c, walk->err, true};
+    c->drop_from = offset;
+    walk->ok = insp_fatbin_regions(c->files[c->file].data + offset, size, offset, kind, add_region,
+                                   &regions, walk->err) &&
+               regions.ok;
+    drop_walked(c, offset + size, true);
+}
+
+/* After the scan round: the containers found in each section (those inside
+   an earlier one dropped, as insp_host_elf_fatbins does) become entry tasks.
+   Scan tasks are in file order, so each section's parts follow each other. */
+static bool add_scanned_containers(collector *c, size_t scan_end, insp_error *err, int *file)
+{
+    size_t next = 0;
+    for (size_t i = 0; i < scan_end; i++) {
+        task t = c->tasks[i]; /* a copy: add_task may move the array */
+        if (t.kind != TASK_SCAN) {
+            continue;
+        }
+        if (t.offset == t.section_offset) {
+            next = 0;
+        }
+        c->file = t.file;
+        c->section = t.section;
+        c->drop_from = t.offset;
+        size_t walked_end = t.offset + t.size;
+        for (size_t k = 0; k < t.found_count; k++) {
+            if (t.found[k].offset < next) {
+                continue;
+            }
+            next = insp_fatbin_next_offset(t.found[k].offset, t.found[k].size);
+            if (!add_container(c, t.found[k].offset, t.found[k].size, err)) {
+                *file = t.file;
+                return false;
+            }
+            if (t.found[k].offset + t.found[k].size > walked_end) {
+                walked_end = t.found[k].offset + t.found[k].size;
+            }
+        }
+        drop_walked(c, walked_end, true);
+    }
+    return true;
+}
+
+/* Reads a file that cannot be mapped (a pipe, /dev/stdin, a /proc file)
+   into memory, at most `limit` bytes. */
+static occ_status read_unmappable(int fd, input_file *file, size_t limit, int index,
+                                  occ_inspect_error *err)
+{
+    size_t cap = 1 << 16;
+    size_t size = 0;
+    uint8_t *buf = malloc(cap);
+    for (;;) {
+        if (buf == NULL) {
+            return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, index, -1, "%s: out of memory",
+                                file->path);
+        }
+        ssize_t got = read(fd, buf + size, cap - size);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            return inspect_fail(err, OCC_ERR_IO, index, -1, "%s: cannot read: %s", file->path,
+                                strerror(e));
+        }
+        if (got == 0) {
+            break;
+        }
+        size += (size_t)got;
+        if (size > limit) {
+            free(buf);
+            return inspect_fail(err, OCC_ERR_LIMIT, index, -1,
+                                "%s: more than %zu MiB from a stream; give a regular file, "
+                                "which is read without copying",
+                                file->path, limit >> 20);
+        }
+        if (size == cap) {
+            uint8_t *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                free(buf);
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    file->data = buf;
+    file->size = size;
+    file->owned = true;
+    return OCC_OK;
+}
+
+/* Maps a regular file; reads anything else that can be read (pipes,
+   character devices, /proc files). Opening never blocks: a FIFO without a
+   writer reads as empty rather than waiting for one. */
+static occ_status open_file(input_file *file, int index, occ_inspect_error *err)
+{
+    int fd = open(file->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+        }
+        return inspect_fail(err, OCC_ERR_IO, index, -1, "%s: cannot open: %s", file->path,
+                            strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return inspect_fail(err, OCC_ERR_IO, index, -1, "%s: is a directory", file->path);
+    }
+    if (isatty(fd)) {
+        /* /dev/stdin or /dev/tty on a terminal: reading would wait for typing */
+        close(fd);
+        return inspect_fail(err, OCC_ERR_IO, index, -1,
+                            "%s: is a terminal; give a file, or pipe the input", file->path);
+    }
+    occ_status status = OCC_OK;
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        file->size = (size_t)st.st_size;
+        void *map = mmap(NULL, file->size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            status = inspect_fail(err, OCC_ERR_IO, index, -1, "%s: cannot map: %s", file->path,
+                                  strerror(errno));
+        } else {
+            file->data = map;
+            file->mapped = true;
+        }
+    } else {
+        /* blocking reads from here: a pipe's writer may be slow */
+        int flags = fcntl(fd, F_GETFL);
+        if (flags >= 0) {
+            fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+        }
+        status = read_unmappable(fd, file, OCC_INSPECT_MAX_STREAM_BYTES, index, err);
+    }
+    close(fd);
+    if (status == OCC_OK && file->size == 0) {
+        status = inspect_fail(err, OCC_ERR_BAD_FORMAT, index, -1, "%s: is empty", file->path);
+    }
+    return status;
+}
+
+/* Opens (or takes from memory) one input and splits it into tasks. */
+static occ_status open_input(collector *c, int index, const occ_inspect_input *in,
+                             occ_inspect_error *err)
+{
+    input_file *file = &c->files[index];
+    file->path = in->path != NULL ? in->path : "<memory>";
+    occ_status status = OCC_OK;
+    if (in->data != NULL) {
+        file->data = in->data;
+        file->size = in->size;
+        if (file->size == 0) {
+            return inspect_fail(err, OCC_ERR_BAD_FORMAT, index, -1, "%s: is empty", file->path);
+        }
+    } else {
+        if (in->path == NULL) {
+            return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, index, -1,
+                                "%s: input %d has neither a path nor data", file->path, index);
+        }
+        status = open_file(file, index, err);
+        if (status != OCC_OK) {
+            return status;
+        }
+    }
+    file->format = insp_detect(file->data, file->size);
+    c->file = index;
+    c->section = -1;
+    c->drop_from = 0;
+    insp_error rerr = {0, "", false};
+    bool ok = true;
+    switch (file->format) {
+    case INSP_FORMAT_PTXAS_LOG:
+    case INSP_FORMAT_CUBIN: add_task(c, TASK_WHOLE, 0, file->size); break;
+    case INSP_FORMAT_FATBIN: {
+        region_walk regions = {c, &rerr, true};
+        ok = insp_fatbin_regions(file->data, file->size, 0, INSP_REGION_FILE, add_region, &regions,
+                                 &rerr) &&
+             regions.ok;
+        drop_walked(c, file->size, true);
+        break;
+    }
+    case INSP_FORMAT_HOST_ELF: {
+        section_walk sections = {c, &rerr, true};
+        ok = insp_host_elf_sections(file->data, file->size, c->opts->relfatbin, add_section,
+                                    &sections, &rerr) &&
+             sections.ok;
+        break;
+    }
+    default:
+        return inspect_fail(err, OCC_ERR_BAD_FORMAT, index, 0,
+                            "%s: offset 0: not a ptxas log, cubin, fatbin or ELF file", file->path);
+    }
+    if (!ok) {
+        return inspect_fail(err, rerr.over_limit ? OCC_ERR_LIMIT : OCC_ERR_BAD_FORMAT, index,
+                            (long long)rerr.offset, "%s: offset %zu: %s", file->path, rerr.offset,
+                            rerr.message);
+    }
+    if (atomic_load(&c->failed)) {
+        return task_failure(c, err);
+    }
+    return OCC_OK;
+}
+
+/* The same function: same arch, name and every number. */
+static bool same_identity(const inspect_row *x, const inspect_row *y)
+{
+    if (x->identity != y->identity || x->interned != y->interned) {
+        return false;
+    }
+    int xv[24];
+    int yv[24];
+    size_t n = identity_numbers(&x->k, xv);
+    identity_numbers(&y->k, yv);
+    return memcmp(xv, yv, n * sizeof xv[0]) == 0;
+}
+
+static int compare_nodata(const void *a, const void *b)
+{
+    const occ_inspect_no_data *x = a;
+    const occ_inspect_no_data *y = b;
+    if (x->kind != y->kind) {
+        return x->kind < y->kind ? -1 : 1;
+    }
+    if (x->sm != y->sm) {
+        return x->sm < y->sm ? -1 : 1;
+    }
+    return (x->arch_suffix > y->arch_suffix) - (x->arch_suffix < y->arch_suffix);
+}
+
+/* Merges identical rows into the first of them, through a hash table of row
+   indices keyed by identity: no sort of the (large) rows is needed. */
+static bool merge_duplicates(inspect_row *rows, size_t n, size_t *kept_out)
+{
+    size_t cap = 16;
+    while (cap < 2 * n) {
+        cap *= 2;
+    }
+    size_t *slots = malloc(cap * sizeof *slots);
+    if (slots == NULL) {
+        return false;
+    }
+    memset(slots, 0xFF, cap * sizeof *slots); /* SIZE_MAX: empty */
+    for (size_t i = 0; i < n; i++) {
+        size_t at = (size_t)rows[i].identity & (cap - 1);
+        for (; slots[at] != SIZE_MAX; at = (at + 1) & (cap - 1)) {
+            inspect_row *first = &rows[slots[at]];
+            if (same_identity(first, &rows[i])) {
+                first->k.count += rows[i].k.count;
+                /* the input and section named are the first in file order,
+                   whichever thread read them */
+                if (rows[i].k.input < first->k.input) {
+                    first->k.input = rows[i].k.input;
+                    first->section_index = rows[i].section_index;
+                } else if (rows[i].k.input == first->k.input && rows[i].section_index >= 0 &&
+                           (first->section_index < 0 ||
+                            rows[i].section_index < first->section_index)) {
+                    first->section_index = rows[i].section_index;
+                }
+                rows[i].k.count = 0; /* merged */
+                break;
+            }
+        }
+        if (slots[at] == SIZE_MAX) {
+            slots[at] = i;
+        }
+    }
+    free(slots);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].k.count > 0) {
+            rows[kept++] = rows[i];
+        }
+    }
+    *kept_out = kept;
+    return true;
+}
+
+static bool merge_workers(worker *workers, int count, occ_inspect_result *out)
+{
+    size_t total = 0;
+    for (int i = 0; i < count; i++) {
+        total += workers[i].row_count;
+        out->functions_read += workers[i].functions_read;
+        out->entries_skipped += workers[i].entries_skipped;
+        out->timing.pool_wait_seconds += workers[i].pool_wait_seconds;
+    }
+    out->rows = malloc((total > 0 ? total : 1) * sizeof *out->rows);
+    if (out->rows == NULL) {
+        return false;
+    }
+    size_t n = 0;
+    for (int i = 0; i < count; i++) {
+        worker *w = &workers[i];
+        if (w->row_count > 0) {
+            memcpy(out->rows + n, w->rows, w->row_count * sizeof *w->rows);
+        }
+        n += w->row_count;
+        /* freed as copied: the rows are held twice only one worker's worth */
+        free(w->rows);
+        w->rows = NULL;
+        w->row_count = 0;
+        for (int k = 0; k < w->nodata_count; k++) {
+            occ_inspect_no_data *add = &w->nodata[k];
+            int j = 0;
+            while (j < out->no_data_count &&
+                   !(out->no_data[j].kind == add->kind && out->no_data[j].sm == add->sm &&
+                     out->no_data[j].arch_suffix == add->arch_suffix)) {
+                j++;
+            }
+            if (j < out->no_data_count) {
+                out->no_data[j].count += add->count;
+            } else if (out->no_data_count < INSPECT_MAX_NO_DATA) {
+                out->no_data[out->no_data_count++] = *add;
+            }
+        }
+    }
+    /* in an order that does not depend on which thread read what */
+    qsort(out->no_data, (size_t)out->no_data_count, sizeof *out->no_data, compare_nodata);
+    return merge_duplicates(out->rows, n, &out->row_count);
+}
+
+/* Demangles and ranks the distinct names, then points each row at its own. */
+static bool finish_names(collector *c, int jobs, occ_inspect_result *out)
+{
+    if (!inspect_names_finish(c->names, c->opts->demangle, jobs)) {
+        return false;
+    }
+    for (size_t i = 0; i < out->row_count; i++) {
+        out->rows[i].k.name = out->rows[i].interned->printed;
+    }
+    return true;
+}
+
+/* The first failure of the threads, with its input's path in front. */
+static occ_status task_failure(const collector *c, occ_inspect_error *err)
+{
+    const occ_inspect_error *e = &c->error;
+    return inspect_fail(err, e->status, e->input, e->offset, "%s: offset %lld: %s",
+                        c->files[e->input].path, e->offset, e->message);
+}
+
+/* Runs tasks [round_start, task_count) on up to `jobs` threads. */
+static occ_status run_round(collector *c, worker *workers, int jobs, occ_inspect_error *err)
+{
+    size_t count = c->task_count - c->round_start;
+    if ((size_t)jobs > count) {
+        jobs = count > 0 ? (int)count : 1;
+    }
+    atomic_store(&c->next_task, 0);
+    free(c->deferred);
+    c->deferred = malloc((count > 0 ? count : 1) * sizeof *c->deferred);
+    c->deferred_count = 0;
+    if (c->deferred == NULL) {
+        return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    int started = 0;
+    /* worker 0 runs on this thread; the others on their own */
+    for (int i = 1; i < jobs; i++) {
+        if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0) {
+            break;
+        }
+        started = i;
+    }
+    worker_main(&workers[0]);
+    for (int i = 1; i <= started; i++) {
+        pthread_join(workers[i].thread, NULL);
+    }
+    bool oom = false;
+    for (int i = 0; i < jobs; i++) {
+        oom = oom || workers[i].failed;
+    }
+    if (atomic_load(&c->failed)) {
+        return task_failure(c, err);
+    }
+    if (oom) {
+        return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    return OCC_OK;
+}
+
+static void collector_free(collector *c, worker *workers, int jobs, int input_count)
+{
+    for (int i = 0; workers != NULL && i < jobs; i++) {
+        insp_scratch_free(&workers[i].scratch);
+        free(workers[i].rows);
+    }
+    free(workers);
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        free(c->pool[i].data);
+        c->pool[i].data = NULL;
+    }
+    for (int i = 0; c->files != NULL && i < input_count; i++) {
+        input_file *f = &c->files[i];
+        if (f->mapped) {
+            munmap((void *)(uintptr_t)f->data, f->size);
+        } else if (f->owned) {
+            free((void *)(uintptr_t)f->data);
+        }
+    }
+    for (size_t i = 0; i < c->task_count; i++) {
+        free(c->tasks[i].found);
+    }
+    free(c->files);
+    free(c->tasks);
+    free(c->deferred);
+    pthread_mutex_destroy(&c->error_lock);
+    pthread_mutex_destroy(&c->budget_lock);
+    pthread_cond_destroy(&c->budget_freed);
+}
+
+/* Every input: round 1 reads the entries of .nv_fatbin and of fatbin files
+   and scans other sections; round 2 reads the entries of the containers
+   those scans found. Then the rows are merged and the names finished. */
+static occ_status collect(collector *c, worker *workers, int jobs, const occ_inspect_input *inputs,
+                          int input_count, occ_inspect_result *out, occ_inspect_error *err)
+{
+    double start = inspect_now();
+    for (int i = 0; i < input_count; i++) {
+        out->input_names[i] = strdup(inputs[i].path != NULL ? inputs[i].path : "<memory>");
+        if (out->input_names[i] == NULL) {
+            return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, i, -1, "%s: out of memory",
+                                inputs[i].path != NULL ? inputs[i].path : "<memory>");
+        }
+        occ_status status = open_input(c, i, &inputs[i], err);
+        out->input_formats[i] = (occ_inspect_format)c->files[i].format;
+        if (status != OCC_OK) {
+            return status;
+        }
+    }
+    out->timing.split_seconds = inspect_now() - start;
+    start = inspect_now();
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            insp_error rerr = {0, "", false};
+            int bad_file = 0;
+            size_t scanned = c->task_count;
+            c->round_start = scanned;
+            if (!add_scanned_containers(c, scanned, &rerr, &bad_file)) {
+                return inspect_fail(err, OCC_ERR_BAD_FORMAT, bad_file, (long long)rerr.offset,
+                                    "%s: offset %zu: %s", c->files[bad_file].path, rerr.offset,
+                                    rerr.message);
+            }
+        }
+        occ_status status = run_round(c, workers, jobs, err);
+        if (status != OCC_OK) {
+            return status;
+        }
+        double now = inspect_now();
+        *(round == 0 ? &out->timing.read_seconds : &out->timing.scanned_seconds) = now - start;
+        start = now;
+    }
+    /* the buffers go before the merge, which holds the rows twice for a while */
+    for (int i = 0; i < jobs; i++) {
+        insp_scratch_free(&workers[i].scratch);
+    }
+    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
+        free(c->pool[i].data);
+        c->pool[i].data = NULL;
+    }
+    if (!merge_workers(workers, jobs, out)) {
+        return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    out->timing.merge_seconds = inspect_now() - start;
+    start = inspect_now();
+    if (!finish_names(c, jobs, out)) {
+        return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    out->timing.names_seconds = inspect_now() - start;
+    for (size_t i = 0; i < out->row_count; i++) {
+        inspect_row *row = &out->rows[i];
+        row->k.section = row->section_index >= 0 ? c->section_names[row->section_index] : NULL;
+    }
+    return OCC_OK;
+}
+
+void occ_inspect_options_init(occ_inspect_options *options)
+{
+    memset(options, 0, sizeof *options);
+    options->demangle = true;
+}
+
+occ_status occ_inspect_read(const occ_inspect_input *inputs, int input_count,
+                            const occ_inspect_options *options, occ_inspect_result **out,
+                            occ_inspect_error *caller_err)
+{
+    occ_inspect_error local;
+    occ_inspect_error *err = caller_err != NULL ? caller_err : &local;
+    memset(err, 0, sizeof *err);
+    err->input = -1;
+    err->offset = -1;
+    if (out == NULL || options == NULL || (inputs == NULL && input_count > 0)) {
+        return inspect_fail(err, OCC_ERR_NULL_POINTER, -1, -1, "inputs, options or out is NULL");
+    }
+    *out = NULL;
+    if (input_count < 1) {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1, "no input to read");
+    }
+    if (options->jobs < 0 || options->threads < 0 || options->dyn_smem_bytes < 0) {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "options: jobs, threads and dyn_smem_bytes must not be negative");
+    }
+    occ_inspect_result *r = calloc(1, sizeof *r);
+    collector *c = calloc(1, sizeof *c);
+    int jobs = options->jobs > 0 ? options->jobs : inspect_default_jobs();
+    worker *workers = calloc((size_t)jobs, sizeof *workers);
+    if (r == NULL || c == NULL || workers == NULL) {
+        free(r);
+        free(c);
+        free(workers);
+        return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    c->opts = options;
+    c->filter = (insp_filter){options->arch_sm, options->arch_suffix, options->arch_any_suffix};
+    c->page_bytes = sysconf(_SC_PAGESIZE);
+    c->names = inspect_names_create();
+    r->names = c->names;
+    r->input_count = input_count;
+    pthread_mutex_init(&c->error_lock, NULL);
+    pthread_mutex_init(&c->budget_lock, NULL);
+    pthread_cond_init(&c->budget_freed, NULL);
+    for (int i = 0; i < jobs; i++) {
+        workers[i].c = c;
+    }
+    c->files = calloc((size_t)input_count, sizeof *c->files);
+    r->input_names = calloc((size_t)input_count, sizeof *r->input_names);
+    r->input_formats = calloc((size_t)input_count, sizeof *r->input_formats);
+    occ_status status =
+        c->files != NULL && r->input_names != NULL && r->input_formats != NULL && c->names != NULL
+            ? collect(c, workers, jobs, inputs, input_count, r, err)
+            : inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    collector_free(c, workers, jobs, input_count);
+    r->sections = calloc((size_t)c->section_count + 1, sizeof *r->sections);
+    if (r->sections != NULL) {
+        memcpy(r->sections, c->section_names, (size_t)c->section_count * sizeof(char *));
+        r->section_count = c->section_count;
+    } else {
+        for (int i = 0; i < c->section_count; i++) {
+            free(c->section_names[i]);
+        }
+        if (status == OCC_OK) {
+            status = inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+        }
+    }
+    free(c);
+    if (status != OCC_OK) {
+        occ_inspect_result_free(r);
+        return status;
+    }
+    *out = r;
+    return OCC_OK;
+}
+
+int inspect_default_jobs(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) {
+        return 1;
+    }
+    return cores > INSPECT_DEFAULT_JOBS_MAX ? INSPECT_DEFAULT_JOBS_MAX : (int)cores;
+}
+
+int occ_inspect_default_jobs(void)
+{
+    return inspect_default_jobs();
+}

@@ -1,0 +1,102 @@
+/*
+ * engine.h - what the files of libocc-inspect's engine share: the names
+ * table, one row per distinct function, and the result behind the opaque
+ * occ_inspect_result. Internal: the API is include/occ_inspect.h.
+ *
+ *   collect.c    maps the inputs, splits them into tasks, reads them on
+ *                several threads with the readers of inspect/formats/
+ *   names.c      one copy of each distinct name, demangled once
+ *   occupancy.c  each kernel's occupancy through libocc
+ *   limits.c     values beyond an architecture's limits are refused
+ *   result.c     the result's accessors, sort and filter
+ */
+#ifndef OCC_INSPECT_ENGINE_H
+#define OCC_INSPECT_ENGINE_H
+
+#include <stdint.h>
+
+#include "formats.h"
+#include "occ_inspect.h"
+
+/* ---- names (names.c, demangle.c) ----------------------------------------- */
+
+/* One distinct function name, kept once however many rows carry it. */
+typedef struct inspect_name {
+    const char *mangled; /* NUL-terminated */
+    const char *printed; /* demangled, or `mangled` itself */
+    char *demangled;     /* the demangler's copy, or NULL */
+    uint64_t hash;       /* inspect_name_hash of mangled */
+    uint32_t rank;       /* position of printed among all printed names */
+    size_t length;       /* bytes of mangled */
+} inspect_name;
+
+typedef struct inspect_names inspect_names;
+
+/* FNV-1a (64-bit) of a name. */
+uint64_t inspect_name_hash(const char *name, size_t len);
+inspect_names *inspect_names_create(void);
+/* The one copy of `name` (len bytes, hash from inspect_name_hash), added if
+   new; safe to call from several threads; NULL when out of memory. */
+const inspect_name *inspect_names_add(inspect_names *t, const char *name, size_t len,
+                                      uint64_t hash);
+/* After the last add: demangles every name (if `demangle`) on `jobs`
+   threads and ranks them by printed name. False when out of memory. */
+bool inspect_names_finish(inspect_names *t, bool demangle, int jobs);
+size_t inspect_names_count(const inspect_names *t);
+void inspect_names_free(inspect_names *t);
+
+/* The demangled form of a C++ name, malloc'd; NULL if `mangled` is not a
+   mangled name (C names such as cuBLAS's stay as they are). */
+char *inspect_demangle(const char *mangled);
+
+/* ---- rows and the result ------------------------------------------------- */
+
+/* One distinct function: the public kernel first (occ_inspect_kernel_at
+   returns a pointer to it), then what merging and sorting need. */
+typedef struct inspect_row {
+    occ_inspect_kernel k;
+    const inspect_name *interned; /* the names, and their rank */
+    uint64_t identity;            /* hash of arch, mangled name and every number */
+    int section_index;            /* occ_inspect_result.sections[] index, or -1 */
+} inspect_row;
+
+#define INSPECT_MAX_NO_DATA 64
+
+struct occ_inspect_result {
+    inspect_row *rows;
+    size_t row_count;
+    size_t functions_read;
+    occ_inspect_no_data no_data[INSPECT_MAX_NO_DATA];
+    int no_data_count;
+    int entries_skipped;
+    int input_count;
+    char **input_names; /* copies of the inputs' names */
+    occ_inspect_format *input_formats;
+    char **sections; /* names of the host ELF sections read (".nv_fatbin") */
+    int section_count;
+    inspect_names *names; /* where the names live */
+    occ_inspect_timing timing;
+};
+
+/* Seconds on a monotonic clock. */
+double inspect_now(void);
+
+/* Threads when options.jobs is 0: every core, at most INSPECT_DEFAULT_JOBS_MAX.
+   Each thread keeps a decompression buffer of up to 2 MB beside the shared
+   96 MB pool, so the cap keeps peak memory under 256 MB on machines with
+   many cores (measured: 171-195 MiB at 16 threads, docs/results/inspect-h200). */
+#define INSPECT_DEFAULT_JOBS_MAX 32
+int inspect_default_jobs(void);
+
+/* Fills the row's occupancy fields through libocc (occupancy.c). */
+void inspect_compute_occupancy(occ_inspect_kernel *k, const occ_inspect_options *opts);
+
+/* False, with the value and the limit in msg, when a function's numbers are
+   beyond what its architecture allows: a damaged file (limits.c). */
+bool inspect_function_plausible(const insp_function *f, char *msg, size_t cap);
+
+/* Fills *err and returns its status. */
+occ_status inspect_fail(occ_inspect_error *err, occ_status status, int input, long long offset,
+                        const char *format, ...) __attribute__((format(printf, 5, 6)));
+
+#endif /* OCC_INSPECT_ENGINE_H */

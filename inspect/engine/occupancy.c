@@ -1,0 +1,99 @@
+/*
+ * occupancy.c - each kernel's occupancy, from libocc: occ_calc at the block
+ * size asked for, or at the one occ_max_potential_block_size picks within the
+ * kernel's launch bounds. Nothing is recomputed on the side.
+ */
+#include <stdio.h>
+
+#include "engine.h"
+
+/* Can a cubin for (sm, suffix) run on the device? Same major, minor not
+   above the device's; an "a" cubin only on its exact arch (CUDA C
+   Programming Guide, "Binary Compatibility" and "Feature Availability"). */
+static bool runs_on(int sm, char suffix, const occ_device *d)
+{
+    int major = sm / 10;
+    int minor = sm % 10;
+    if (suffix == 'a') {
+        return major == d->cc_major && minor == d->cc_minor;
+    }
+    return major == d->cc_major && minor <= d->cc_minor;
+}
+
+/* Threads in x*y*z (0 when x is 0), capped at 2^20; each dimension is capped
+   first, so that three large ones cannot overflow the product. */
+static int product(const int dims[3])
+{
+    if (dims[0] <= 0) {
+        return 0;
+    }
+    long long p = 1;
+    for (int d = 0; d < 3; d++) {
+        long long v = dims[d] > 0 ? dims[d] : 1;
+        p *= v < (1 << 20) ? v : (1 << 20);
+    }
+    return p > 1 << 20 ? 1 << 20 : (int)p;
+}
+
+void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_options *opts)
+{
+    if (!row->is_kernel) {
+        row->note = "device function";
+        return;
+    }
+    occ_device dev;
+    if (opts->device != NULL) {
+        dev = *opts->device;
+        if (!runs_on(row->sm, row->arch_suffix, &dev)) {
+            row->note = "arch does not run on this GPU";
+            return;
+        }
+    } else if (occ_arch_find(row->sm / 10, row->sm % 10, &dev, NULL) != OCC_OK) {
+        row->note = "arch not in the GPU database";
+        return;
+    }
+    occ_kernel k;
+    occ_kernel_init(&k);
+    k.regs_per_thread = row->regs;
+    k.static_smem_bytes = row->smem_bytes;
+    k.dyn_smem_bytes = opts->dyn_smem_bytes;
+    if (row->barriers != OCC_INSPECT_UNKNOWN) {
+        k.barriers = row->barriers;
+    }
+    int bound = product(row->max_threads);
+    int required = product(row->req_threads);
+    if (required > 0) {
+        bound = required;
+    }
+    if (bound > 0 && bound <= dev.max_threads_per_block) {
+        k.max_threads_per_block = bound;
+    }
+    int threads = opts->threads;
+    if (threads == 0 && required > 0) {
+        threads = required;
+    }
+    if (threads == 0) {
+        occ_block_size_result pick;
+        if (occ_max_potential_block_size(&dev, &k, 0, NULL, NULL, &pick, NULL) != OCC_OK ||
+            pick.block_size <= 0) {
+            row->note = "no block size fits";
+            return;
+        }
+        threads = pick.block_size;
+    }
+    k.block_x = threads;
+    occ_result r;
+    if (occ_calc(&dev, &k, &r, NULL) != OCC_OK) {
+        row->note = "launch invalid on this GPU";
+        return;
+    }
+    row->has_occupancy = true;
+    snprintf(row->gpu, sizeof row->gpu, "%s", dev.name);
+    row->threads = threads;
+    row->blocks_per_sm = r.blocks_per_sm;
+    row->warps_per_sm = r.warps_per_sm;
+    row->max_warps_per_sm = r.max_warps_per_sm;
+    row->occupancy = r.occupancy;
+    row->limiters = r.blocks_per_sm > 0 ? r.limiters : 0;
+    row->zero_reason = r.zero_reason;
+}

@@ -1,0 +1,414 @@
+/*
+ * test_inspect_cli.c - `occ inspect` as a command, on small inputs that need no nvcc
+ * (tests/data/hostile/, made by make_hostile.py, and logs written here):
+ *   - --json on more threads than rows writes a whole document (cli-json-jobs);
+ *   - kernel and file names reach the table and --summary with their control characters
+ *     shown escaped, never raw (cli-visible);
+ *   - with no file and a terminal on stdin it says what it expects and exits 2 at once
+ *     (cli-tty, through a pseudo-terminal);
+ *   - kernels read from a ptxas log say that the log carries no launch bounds: a note
+ *     under the table, "from_log" in JSON (cli-from-log);
+ *   - /dev/stdin from a pipe is read, /proc/self/maps fails for its real reason, and
+ *     neither waits (cli-streams, the occ binary run with a time limit);
+ *   - bad options exit 2, bad inputs exit 1 with one line naming the file (cli-errors).
+ */
+#define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the pseudo-terminal */
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "cli.h"
+#include "cli_harness.h"
+#include "inspect_output.h"
+#include "test_data.h"
+
+/* A copy of a tests/data path (test_data_path's buffer is reused by the next call). */
+static const char *data(const char *relative)
+{
+    static char paths[4][1024];
+    static int next;
+    char *p = paths[next++ % 4];
+    snprintf(p, 1024, "%s", test_data_path(relative));
+    return p;
+}
+
+static const char one_kernel_log[] =
+    "ptxas info    : Compiling entry function '_Z5scalePfi' for 'sm_90'\n"
+    "ptxas info    : Function properties for _Z5scalePfi\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 16 registers, used 0 barriers, 368 bytes cmem[0]\n";
+
+static json_t *parse_json(const char *text)
+{
+    json_error_t jerr;
+    json_t *doc = json_loads(text, 0, &jerr);
+    if (doc == NULL) {
+        fail_msg("not JSON (%s at line %d): %.200s", jerr.text, jerr.line, text);
+    }
+    return doc;
+}
+
+/* One line on stderr, "occ inspect: PATH: ...", with `want` in it. */
+static void assert_one_error_line(const char *path, const char *want)
+{
+    char prefix[1200];
+    snprintf(prefix, sizeof prefix, "occ inspect: %s: ", path);
+    if (!starts_with(last.err, prefix) || strstr(last.err, want) == NULL ||
+        line_count(last.err) != 1) {
+        fail_msg("expected one line '%s...%s...', got: %s", prefix, want, last.err);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* cli-json-jobs                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* One kernel on four threads: three parts format no rows (their memory is NULL, and
+   writing it was fwrite(NULL, 1, 0), which UBSan stops the ASan build on). */
+static void json_jobs_test(void **state)
+{
+    (void)state;
+    const char *inputs[] = {data("hostile/cubin-baseline.cubin"), "-"};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(
+            OCC(one_kernel_log, "inspect", "--json", "--jobs", "4", "--gpu", "H200", inputs[i]),
+            EXIT_OK);
+        json_t *doc = parse_json(last.out);
+        json_t *functions = json_object_get(doc, "functions");
+        assert_int_equal(json_array_size(functions), 1);
+        json_t *fn = json_array_get(functions, 0);
+        assert_true(json_is_object(json_object_get(fn, "occupancy")));
+        assert_string_equal(json_string_value(json_object_get(doc, "gpu")), "H200");
+        json_decref(doc);
+    }
+    /* and no kernel at all (a log of a file without kernels): an empty list */
+    assert_int_equal(OCC("ptxas info    : 0 bytes gmem\n", "inspect", "--json", "--jobs", "4"),
+                     EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    assert_int_equal(json_array_size(json_object_get(doc, "functions")), 0);
+    json_decref(doc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* cli-visible                                                              */
+/* ------------------------------------------------------------------------ */
+
+static void assert_no_raw_controls(const char *text)
+{
+    for (const char *p = text; *p != '\0'; p++) {
+        if ((unsigned char)*p < 0x20 && *p != '\n') {
+            fail_msg("raw control character 0x%02x in output: %s", (unsigned char)*p, text);
+        }
+    }
+}
+
+static void visible_names_test(void **state)
+{
+    (void)state;
+    const char *log = data("hostile/log-control-chars.log");
+    const char *shown = "evil\\x1b]0;title\\x07\\x1b[2Jname";
+    assert_int_equal(OCC(NULL, "inspect", log), EXIT_OK);
+    assert_no_raw_controls(last.out);
+    assert_non_null(strstr(last.out, shown));
+    assert_int_equal(OCC(NULL, "inspect", "--summary", log), EXIT_OK);
+    assert_no_raw_controls(last.out);
+    assert_non_null(strstr(last.out, shown));
+    /* JSON escapes them its own way, and keeps them: the name as it is */
+    assert_int_equal(OCC(NULL, "inspect", "--json", log), EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(doc, "functions"), 0), "name")),
+                        "evil\x1b]0;title\x07\x1b[2Jname");
+    json_decref(doc);
+
+    /* a file name with a bell in it, in the footer and in an error */
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/occ-inspect-\a-%d.log", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(one_kernel_log, f);
+    fclose(f);
+    assert_int_equal(OCC(NULL, "inspect", path), EXIT_OK);
+    assert_no_raw_controls(last.out);
+    assert_non_null(strstr(last.out, "/tmp/occ-inspect-\\x07-"));
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("not a log\n", f);
+    fclose(f);
+    assert_int_equal(OCC(NULL, "inspect", path), EXIT_DATA);
+    assert_no_raw_controls(last.err);
+    assert_non_null(strstr(last.err, "/tmp/occ-inspect-\\x07-"));
+    unlink(path);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running the occ binary, for what an in-process run cannot show           */
+/* ------------------------------------------------------------------------ */
+
+typedef struct proc_run {
+    int code; /* exit status, or 128 + signal */
+    char out[65536];
+    char err[4096];
+} proc_run;
+
+static void read_back(int fd, char *buf, size_t cap)
+{
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n = read(fd, buf, cap - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    close(fd);
+}
+
+/* Runs `occ ARGS...` with stdin_fd as its stdin, killed (SIGALRM) after 30 seconds:
+   a run that waits for input shows as code 128 + 14 rather than a stuck test. */
+static void run_occ(int stdin_fd, const char *const *args, proc_run *r)
+{
+    const char *occ = getenv("OCC_BINARY");
+    if (occ == NULL) {
+        fail_msg("OCC_BINARY is not set (tests/CMakeLists.txt sets it)");
+    }
+    char out_path[] = "/tmp/occ-inspect-out-XXXXXX";
+    char err_path[] = "/tmp/occ-inspect-err-XXXXXX";
+    int out_fd = mkstemp(out_path);
+    int err_fd = mkstemp(err_path);
+    assert_true(out_fd >= 0 && err_fd >= 0);
+    unlink(out_path);
+    unlink(err_path);
+    char *argv[16];
+    int argc = 0;
+    argv[argc++] = (char *)(uintptr_t)occ;
+    for (; args[argc - 1] != NULL; argc++) {
+        assert_true(argc < 15);
+        argv[argc] = (char *)(uintptr_t)args[argc - 1];
+    }
+    argv[argc] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(stdin_fd, 0);
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        alarm(30);
+        execv(occ, argv);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    read_back(out_fd, r->out, sizeof r->out);
+    read_back(err_fd, r->err, sizeof r->err);
+}
+
+#define RUN_OCC(fd, r, ...) run_occ(fd, (const char *const[]){__VA_ARGS__, NULL}, r)
+
+/* ------------------------------------------------------------------------ */
+/* cli-tty                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void terminal_stdin_test(void **state)
+{
+    (void)state;
+    /* not a terminal: a file (the harness's stdin) and a pipe are read */
+    FILE *file = tmpfile();
+    assert_non_null(file);
+    assert_false(inspect_stdin_is_terminal(file));
+    fclose(file);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    FILE *pipe_end = fdopen(fds[0], "r");
+    assert_non_null(pipe_end);
+    assert_false(inspect_stdin_is_terminal(pipe_end));
+    fclose(pipe_end);
+    close(fds[1]);
+
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
+        skip(); /* no pseudo-terminals here (no /dev/ptmx) */
+    }
+    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    assert_true(slave >= 0);
+    FILE *tty = fdopen(dup(slave), "r");
+    assert_non_null(tty);
+    assert_true(inspect_stdin_is_terminal(tty));
+    fclose(tty);
+
+    /* the binary, its stdin a terminal nobody types on: exit 2 at once, one line */
+    proc_run *r = malloc(sizeof *r);
+    assert_non_null(r);
+    RUN_OCC(slave, r, "inspect");
+    if (r->code != EXIT_USAGE || strstr(r->err, "occ inspect: no input: give a file") == NULL ||
+        strstr(r->err, "pipe") == NULL) {
+        fail_msg("exit %d, stderr: %s", r->code, r->err);
+    }
+    /* a file named on the command line is read as usual */
+    RUN_OCC(slave, r, "inspect", data("hostile/cubin-baseline.cubin"));
+    assert_int_equal(r->code, EXIT_OK);
+    assert_non_null(strstr(r->out, "k()"));
+    /* /dev/stdin is the terminal too: refused by name, not waited on */
+    RUN_OCC(slave, r, "inspect", "/dev/stdin");
+    if (r->code != EXIT_DATA || strstr(r->err, "/dev/stdin: is a terminal") == NULL) {
+        fail_msg("exit %d, stderr: %s", r->code, r->err);
+    }
+    free(r);
+    close(slave);
+    close(master);
+}
+
+/* ------------------------------------------------------------------------ */
+/* cli-from-log                                                             */
+/* ------------------------------------------------------------------------ */
+
+static void from_log_test(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC(one_kernel_log, "inspect", "--gpu", "H200"), EXIT_OK);
+    assert_non_null(strstr(last.out, "Note: 1 kernel was read from a ptxas log, which does not "
+                                     "carry __launch_bounds__"));
+    assert_int_equal(OCC(one_kernel_log, "inspect", "--summary"), EXIT_OK);
+    assert_non_null(strstr(last.out, "Note: 1 kernel was read from a ptxas log"));
+    assert_int_equal(OCC(one_kernel_log, "inspect", "--json"), EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    json_t *fn = json_array_get(json_object_get(doc, "functions"), 0);
+    assert_true(json_is_true(json_object_get(fn, "from_log")));
+    assert_true(json_is_null(json_object_get(fn, "max_threads")));
+    json_decref(doc);
+    /* from a binary: no note, from_log false */
+    const char *cubin = data("hostile/cubin-baseline.cubin");
+    assert_int_equal(OCC(NULL, "inspect", cubin), EXIT_OK);
+    assert_null(strstr(last.out, "Note:"));
+    assert_int_equal(OCC(NULL, "inspect", "--json", cubin), EXIT_OK);
+    doc = parse_json(last.out);
+    fn = json_array_get(json_object_get(doc, "functions"), 0);
+    assert_true(json_is_false(json_object_get(fn, "from_log")));
+    json_decref(doc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* cli-streams                                                              */
+/* ------------------------------------------------------------------------ */
+
+static void streams_test(void **state)
+{
+    (void)state;
+    proc_run *r = malloc(sizeof *r);
+    assert_non_null(r);
+    /* /dev/stdin from a pipe: read like a file */
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], one_kernel_log, strlen(one_kernel_log)),
+                     (ssize_t)strlen(one_kernel_log));
+    close(fds[1]);
+    RUN_OCC(fds[0], r, "inspect", "--csv", "/dev/stdin");
+    close(fds[0]);
+    if (r->code != EXIT_OK || strstr(r->out, "\nsm_90,\"scale(float*, int)\",16,") == NULL) {
+        fail_msg("exit %d, stdout: %s, stderr: %s", r->code, r->out, r->err);
+    }
+    /* no file, stdin a pipe: the same */
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], one_kernel_log, strlen(one_kernel_log)),
+                     (ssize_t)strlen(one_kernel_log));
+    close(fds[1]);
+    RUN_OCC(fds[0], r, "inspect", "--csv");
+    close(fds[0]);
+    assert_int_equal(r->code, EXIT_OK);
+    assert_non_null(strstr(r->out, "scale(float*, int)"));
+    /* a /proc file (size 0 to stat, text to read): read, and refused for what it is */
+    int null_fd = open("/dev/null", O_RDONLY);
+    assert_true(null_fd >= 0);
+    RUN_OCC(null_fd, r, "inspect", "/proc/self/maps");
+    if (r->code != EXIT_DATA ||
+        strstr(r->err, "occ inspect: /proc/self/maps: offset 0: not a ptxas log, cubin, "
+                       "fatbin or ELF file") == NULL ||
+        line_count(r->err) != 1) {
+        fail_msg("exit %d, stderr: %s", r->code, r->err);
+    }
+    /* a FIFO nobody writes to: empty, not waited on */
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/occ-inspect-fifo-%d", (int)getpid());
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    RUN_OCC(null_fd, r, "inspect", fifo);
+    unlink(fifo);
+    if (r->code != EXIT_DATA || strstr(r->err, ": is empty") == NULL) {
+        fail_msg("exit %d, stderr: %s", r->code, r->err);
+    }
+    close(null_fd);
+    free(r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* cli-errors                                                               */
+/* ------------------------------------------------------------------------ */
+
+static void errors_test(void **state)
+{
+    (void)state;
+    const char *cubin = data("hostile/cubin-baseline.cubin");
+    static const char *const usage[][4] = {
+        {"--threads", "0", NULL, NULL},
+        {"--jobs", "0", NULL, NULL},
+        {"--sort", "size", NULL, NULL},
+        {"--arch", "gfx90", NULL, NULL},
+        {"--arch", "sm_9000", NULL, NULL},
+        {"--gpu", "no-such-gpu", NULL, NULL},
+        {"--json", "--csv", NULL, NULL},
+        {"--filter", "(", NULL, NULL},
+        {"--regs", "32", NULL, NULL},
+        {"--dyn-smem", "lots", NULL, NULL},
+        {"-", "-", NULL, NULL},
+        {"--gpu-file", "-", "-", NULL},
+        {"--gpu", "H200", "--gpu-file", "x"},
+    };
+    for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
+        const char *const *u = usage[i];
+        int code = OCC("", "inspect", u[0], u[1] != NULL ? u[1] : cubin,
+                       u[2] != NULL ? u[2] : cubin, u[3] != NULL ? u[3] : cubin);
+        if (code != EXIT_USAGE || !starts_with(last.err, "occ inspect: ") ||
+            strstr(last.err, "occ: try 'occ inspect --help'") == NULL) {
+            fail_msg("inspect %s %s: exit %d, stderr: %s", u[0], u[1] != NULL ? u[1] : "", code,
+                     last.err);
+        }
+    }
+    assert_int_equal(OCC(NULL, "inspect", "/nonexistent/x.cubin"), EXIT_DATA);
+    assert_one_error_line("/nonexistent/x.cubin", "cannot open");
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s", data("hostile"));
+    assert_int_equal(OCC(NULL, "inspect", dir), EXIT_DATA);
+    assert_one_error_line(dir, "is a directory");
+    /* the second input is the bad one: named, not the first */
+    const char *bad = data("hostile/log-barriers-99.log");
+    assert_int_equal(OCC(NULL, "inspect", cubin, bad), EXIT_DATA);
+    assert_one_error_line(bad, "99 barriers");
+    /* stdin that holds nothing */
+    assert_int_equal(OCC("", "inspect"), EXIT_DATA);
+    assert_one_error_line("<stdin>", "is empty");
+    assert_int_equal(OCC(NULL, "inspect", "--help"), EXIT_OK);
+    assert_true(starts_with(last.out, "occ inspect - "));
+    assert_non_null(strstr(last.out, "-arch=sm_90"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(json_jobs_test),      cmocka_unit_test(visible_names_test),
+        cmocka_unit_test(terminal_stdin_test), cmocka_unit_test(from_log_test),
+        cmocka_unit_test(streams_test),        cmocka_unit_test(errors_test),
+    };
+    int failed = cmocka_run_group_tests_name("inspect-cli", tests, NULL, NULL);
+    free(last.out);
+    free(last.err);
+    return failed != 0 ? 1 : 0;
+}
