@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "calc_args.h"
+#include "calc_output.h"
 #include "occ.h"
 
 #ifdef OCC_HAVE_CUDA_OCCUPANCY_H
@@ -81,8 +81,7 @@ static double time_header(const cudaOccDeviceProp *prop)
     long long total = 0;
     for (int i = 0; i < CONFIGS; i++) {
         cudaOccResult r = {0};
-        cudaOccMaxActiveBlocksPerMultiprocessor(&r, prop, &attrs[i], &states[i],
-                                                kernels[i].block_x,
+        cudaOccMaxActiveBlocksPerMultiprocessor(&r, prop, &attrs[i], &states[i], kernels[i].block_x,
                                                 (size_t)kernels[i].dyn_smem_bytes);
         total += r.activeBlocksPerMultiprocessor;
     }

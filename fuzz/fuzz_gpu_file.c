@@ -1,38 +1,14 @@
 /*
- * fuzz_gpu_file.c - fuzzes `--gpu-file`: cli_load_gpu_file() on arbitrary bytes, then
+ * fuzz_gpu_file.c - fuzzes `--gpu-file`: cli_gpu_from_json() on arbitrary bytes, then
  * occ_calc() on every device it accepts. occ_device_validate() promises that an accepted
  * device keeps occ_calc's arithmetic inside an int, so any sanitizer report or broken
  * invariant past the loader is a bug in the validator or the core.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "cli.h"
+#include "gpu_select.h"
 #include "fuzz.h"
-
-/* The loader reads a path, so each input goes through one temporary file per process. */
-static char path[64];
-
-static void remove_temp(void)
-{
-    unlink(path);
-}
-
-static const char *temp_path(void)
-{
-    if (path[0] == '\0') {
-        snprintf(path, sizeof path, "/tmp/occ-fuzz-gpu-XXXXXX");
-        int fd = mkstemp(path);
-        if (fd < 0) {
-            perror("fuzz_gpu_file: mkstemp");
-            abort();
-        }
-        close(fd);
-        atexit(remove_temp);
-    }
-    return path;
-}
 
 static void check(bool ok, const char *what)
 {
@@ -83,18 +59,14 @@ static void calc_on(const occ_device *d)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *file = temp_path();
-    FILE *f = fopen(file, "wb");
-    if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
-        perror("fuzz_gpu_file: writing the input");
-        abort();
-    }
     occ_device d;
-    char msg[512];
-    if (cli_load_gpu_file(file, &d, msg, sizeof msg)) {
+    cli_error err;
+    err.message[0] = '\0';
+    if (cli_gpu_from_json((const char *)data, size, "fuzz.json", &d, &err)) {
         calc_on(&d);
     } else {
-        check(msg[0] != '\0', "a refused file has a message");
+        check(err.message[0] != '\0', "a refused file has a message");
+        check(err.code == EXIT_DATA, "a refused file is a data error");
     }
     return 0;
 }

@@ -1,9 +1,10 @@
 /*
- * blocksize.cu - the Day-10 experiment (seed 000): one memory-bound kernel
- * (out = a*x + y, one item a thread) at every block size from 32 to 1024 in
- * warp steps, beside the block size the occupancy API suggests.
+ * blocksize.cu - seed 000's block-size comparison (docs/sources.md): one
+ * memory-bound kernel (out = a*x + y, one item a thread) at every block size
+ * from 32 to 1024 in warp steps, beside the block size the occupancy API
+ * suggests.
  */
-#include "lab.h"
+#include "occ_lab.h"
 #include "saxpy_kernel.cuh"
 
 #define BLOCKSIZE_ITEMS 1

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 /* One libocc limit against the device property that reports it. */
 static void expect_limit(const char *what, long long occ_value, long long device_value)

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 typedef void (*lab_experiment_fn)(const lab_gpu *gpu, const lab_options *opt);
 

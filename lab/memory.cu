@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 /* 1 GiB per buffer: 16x the H200's 60 MB L2 (cudaDeviceProp l2CacheSize). */
 #define CEILING_MIN_BYTES (1ull << 30)

@@ -1,5 +1,5 @@
 /*
- * lab.h - what the experiments of occ-lab share: the checked CUDA call, the
+ * occ_lab.h - what the experiments of occ-lab share: the checked CUDA call, the
  * record writer, the present GPU as libocc sees it, and the experiments.
  *
  * occ-lab only measures. It prints one JSON object per line on stdout (a
@@ -20,20 +20,20 @@
 /* Exit codes of occ-lab; `occ lab` turns each into one line and exit 1. */
 enum {
     LAB_EXIT_OK = 0,
-    LAB_EXIT_FAILED = 1,    /* a check failed: wrong output, driver and libocc disagree */
-    LAB_EXIT_USAGE = 2,     /* bad command line */
-    LAB_EXIT_NO_GPU = 3     /* no CUDA device (or no driver) */
+    LAB_EXIT_FAILED = 1, /* a check failed: wrong output, driver and libocc disagree */
+    LAB_EXIT_USAGE = 2,  /* bad command line */
+    LAB_EXIT_NO_GPU = 3  /* no CUDA device (or no driver) */
 };
 
 /* Every CUDA call goes through LAB_CHECK: on failure it names the file, the
    line and the call, and ends the run (a half-measured table is worse than
    none). */
-#define LAB_CHECK(call)                                                                  \
-    do {                                                                                 \
-        cudaError_t lab_err_ = (call);                                                   \
-        if (lab_err_ != cudaSuccess) {                                                   \
-            lab_cuda_fail(__FILE__, __LINE__, #call, lab_err_);                          \
-        }                                                                                \
+#define LAB_CHECK(call)                                                                            \
+    do {                                                                                           \
+        cudaError_t lab_err_ = (call);                                                             \
+        if (lab_err_ != cudaSuccess) {                                                             \
+            lab_cuda_fail(__FILE__, __LINE__, #call, lab_err_);                                    \
+        }                                                                                          \
     } while (0)
 
 /* After a kernel launch: the launch itself, then (in debug runs) nothing
@@ -70,13 +70,13 @@ void lab_record_end(lab_record *r);
 
 typedef struct lab_gpu {
     cudaDeviceProp prop;
-    occ_device device;       /* libocc's limits for prop's compute capability,
-                                with the product facts filled from prop */
-    int driver_version;      /* cudaDriverGetVersion: 13000 is 13.0 */
+    occ_device device;  /* libocc's limits for prop's compute capability,
+                           with the product facts filled from prop */
+    int driver_version; /* cudaDriverGetVersion: 13000 is 13.0 */
     int runtime_version;
-    int sm_clock_khz;        /* cudaDevAttrClockRate */
-    int mem_clock_khz;       /* cudaDevAttrMemoryClockRate */
-    int mem_bus_bits;        /* cudaDevAttrGlobalMemoryBusWidth */
+    int sm_clock_khz;  /* cudaDevAttrClockRate */
+    int mem_clock_khz; /* cudaDevAttrMemoryClockRate */
+    int mem_bus_bits;  /* cudaDevAttrGlobalMemoryBusWidth */
 } lab_gpu;
 
 /* Opens device 0 and checks libocc's limits against its properties (exits
@@ -115,7 +115,7 @@ lab_times lab_time_launches(lab_launch_fn launch, void *context, int warmups, in
 /* --- the experiments ----------------------------------------------------- */
 
 typedef struct lab_options {
-    int quick;   /* smaller arrays and fewer rows: the test suite's run */
+    int quick; /* smaller arrays and fewer rows: the test suite's run */
 } lab_options;
 
 void lab_ceiling(const lab_gpu *gpu, const lab_options *opt);
@@ -130,11 +130,11 @@ void lab_verify(const lab_gpu *gpu, const lab_options *opt);
 
 /* x, y and out on the device, out's reference on the host. */
 typedef struct lab_saxpy {
-    size_t n;            /* floats per array */
+    size_t n; /* floats per array */
     float a;
-    float *x, *y, *out;  /* device */
-    float *reference;    /* host: fmaf(a, x[i], y[i]) */
-    float *check;        /* host (pinned): out copied back */
+    float *x, *y, *out; /* device */
+    float *reference;   /* host: fmaf(a, x[i], y[i]) */
+    float *check;       /* host (pinned): out copied back */
 } lab_saxpy;
 
 /* Arrays of at least 8x the L2 (and 512 MiB unless quick). */

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 void lab_cuda_fail(const char *file, int line, const char *call, cudaError_t err)
 {

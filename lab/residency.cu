@@ -1,12 +1,13 @@
 /*
- * residency.cu - the Day-45 experiment (seed 000): out = a*x + y with 256-
- * thread blocks and 1, 2, 4, 8, 16 items a thread, at every residency from
- * the kernel's own maximum down to one block an SM, plus __launch_bounds__
- * rows. The residency knob is dynamic shared memory the kernel never
- * touches, sized with libocc (occ_dyn_smem_available) so that exactly N
- * blocks fit, and confirmed with the driver; every row's output is checked.
+ * residency.cu - the TLP-vs-ILP experiment of seed 000 (docs/sources.md):
+ * out = a*x + y with 256-thread blocks and 1, 2, 4, 8, 16 items a thread, at
+ * every residency from the kernel's own maximum down to one block an SM,
+ * plus __launch_bounds__ rows. The residency knob is dynamic shared memory
+ * the kernel never touches, sized with libocc (occ_dyn_smem_available) so
+ * that exactly N blocks fit, and confirmed with the driver; every row's
+ * output is checked.
  */
-#include "lab.h"
+#include "occ_lab.h"
 #include "saxpy_kernel.cuh"
 
 #define RESIDENCY_THREADS 256 /* every row: one thing changes at a time */
@@ -41,7 +42,7 @@ static const residency_variant variants[] = {
 };
 #define VARIANT_COUNT ((int)(sizeof variants / sizeof variants[0]))
 
-/* "tlp1", "ilp8", "ilp8-b2", "ilp16-lb8": the seed's labels. */
+/* "tlp1", "ilp8", "ilp8-b2", "ilp16-lb8": seed 000's labels. */
 static void row_label(const residency_variant *v, int blocks, bool reserved, char *out,
                       size_t cap)
 {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 /* 512 MiB per array: with three arrays, 26x the H200's 60 MB L2 (cudaDeviceProp
    l2CacheSize on the H200: 62,914,560 bytes), so no pass is served by L2. */

@@ -1,7 +1,8 @@
 /*
  * saxpy_kernel.cuh - out = a*x + y with every load issued before the first
- * use (the Day-45 kernel of seed 000): a thread holds 2 x ITEMS independent
- * loads in flight. Grid-stride by whole grids, so any grid covers the array.
+ * use (the TLP-vs-ILP kernel of seed 000, docs/sources.md): a thread holds
+ * 2 x ITEMS independent loads in flight. Grid-stride by whole grids, so any
+ * grid covers the array.
  */
 #ifndef OCC_LAB_SAXPY_KERNEL_CUH
 #define OCC_LAB_SAXPY_KERNEL_CUH

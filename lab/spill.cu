@@ -1,14 +1,14 @@
 /*
- * spill.cu - the Day-17 experiment (seed 000): one register-hungry kernel
- * compiled with __launch_bounds__(256, MIN_BLOCKS) for MIN_BLOCKS 1..8. Each
- * bound caps the registers at what MIN_BLOCKS blocks can share; past the
- * kernel's natural count ptxas spills to local memory, and occupancy rises
- * while the time gets worse.
+ * spill.cu - seed 000's launch-bounds comparison (docs/sources.md): one
+ * register-hungry kernel compiled with __launch_bounds__(256, MIN_BLOCKS)
+ * for MIN_BLOCKS 1..8. Each bound caps the registers at what MIN_BLOCKS
+ * blocks can share; past the kernel's natural count ptxas spills to local
+ * memory, and occupancy rises while the time gets worse.
  */
 #include <math.h>
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 #define SPILL_THREADS 256
 #define SPILL_VALUES 64       /* live floats a thread keeps: about 64+ registers */

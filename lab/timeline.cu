@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 #define TIMELINE_THREADS 256
 #define TIMELINE_BLOCKS_PER_SM 4 /* set with a shared-memory reservation */

@@ -2,7 +2,7 @@
  * timing.cu - time kernel launches with CUDA events: warm-ups dropped, each
  * timed launch between its own pair of events, median and minimum kept.
  */
-#include "lab.h"
+#include "occ_lab.h"
 
 static int compare_float(const void *a, const void *b)
 {

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "lab.h"
+#include "occ_lab.h"
 
 /* LIVE floats kept live across a run-time loop: registers grow with LIVE. */
 template <int LIVE, int SMEM_BYTES>

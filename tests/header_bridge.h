@@ -35,8 +35,8 @@ static inline cudaOccFuncAttributes bridge_kernel(const occ_device *d, const occ
 {
     cudaOccFuncAttributes a;
     memset(&a, 0, sizeof a);
-    a.maxThreadsPerBlock = k->max_threads_per_block > 0 ? k->max_threads_per_block
-                                                        : d->max_threads_per_block;
+    a.maxThreadsPerBlock =
+        k->max_threads_per_block > 0 ? k->max_threads_per_block : d->max_threads_per_block;
     a.numRegs = k->regs_per_thread;
     a.sharedSizeBytes = (size_t)k->static_smem_bytes;
     a.partitionedGCConfig = (cudaOccPartitionedGCConfig)k->partitioned_gc;

@@ -262,7 +262,8 @@ static void explain_errors(void **state)
     OCC(NULL, "explain", "--gpu", "H200");
     assert_usage_error("explain", "option --threads: is required");
     OCC(NULL, "explain", "--gpu", "H200", "--threads", "256", "--regs", "300");
-    assert_usage_error("explain", "option --regs: '300' is not a register count from 0 to 255");
+    assert_usage_error("explain",
+                       "option --regs: registers per thread: '300' is above the maximum, 255");
     OCC(NULL, "explain", "--gpu", "H200", "--threads", "256", "--smem-config", "300K");
     assert_usage_error("explain", "smem_config 307200");
 }
@@ -358,9 +359,15 @@ static void sweep_errors(void **state)
     OCC(NULL, "sweep", "warps", "--gpu", "H200", "--threads", "256");
     assert_usage_error("sweep", "axis 'warps': is not one of regs, smem, threads, barriers");
     OCC(NULL, "sweep", "--gpu", "H200", "--threads", "256");
-    assert_usage_error("sweep", "the axis is required first");
+    assert_usage_error("sweep", "the axis is required");
     OCC(NULL, "sweep", "regs", "--gpu", "H200", "--threads", "256", "--csv", "--json");
     assert_usage_error("sweep", "choose one");
+    OCC(NULL, "sweep", "regs", "smem", "--gpu", "H200", "--threads", "256");
+    assert_usage_error("sweep", "argument 'smem': the axis is already regs");
+    /* the axis may come after the options */
+    assert_int_equal(OCC(NULL, "sweep", "--gpu", "H200", "--threads", "256", "regs", "--csv"),
+                     EXIT_OK);
+    assert_true(starts_with(last.out, "value,blocks_per_sm,warps_per_sm,occupancy\n"));
     OCC(NULL, "sweep", "regs", "--gpu", "H200", "--threads", "256", "--svg",
         "/nonexistent-dir/x.svg");
     assert_int_equal(last.code, EXIT_DATA);
@@ -452,7 +459,19 @@ static void suggest_waves_and_sizes(void **state)
     assert_non_null(strstr(flat_out(), "starting point"));
     assert_int_equal(OCC(NULL, "suggest", "--gpu", "H200", "--regs", "64", "--blocks", "145"),
                      EXIT_OK);
-    assert_non_null(strstr(flat_out(), "warning: the last wave is mostly empty"));
+    assert_non_null(strstr(flat_out(), "warning: the last of 2 waves is 10% full"));
+    /* 113 full waves and one block more: 1% of the slots idle, no warning */
+    assert_int_equal(OCC(NULL, "suggest", "--gpu", "H200", "--regs", "64", "--blocks", "14917"),
+                     EXIT_OK);
+    assert_null(strstr(flat_out(), "warning:"));
+    /* a grid above gridDim.x is possible (2-D), and said so */
+    assert_int_equal(
+        OCC(NULL, "suggest", "--gpu", "H200", "--regs", "64", "--blocks", "4294967296"), EXIT_OK);
+    assert_non_null(strstr(flat_out(), "more than gridDim.x allows"));
+    assert_int_equal(
+        OCC(NULL, "suggest", "--gpu", "H200", "--regs", "64", "--elements", "1000000000000000"),
+        EXIT_OK);
+    assert_non_null(strstr(flat_out(), "Launch: 976562500000 blocks"));
 }
 
 static void suggest_errors(void **state)
@@ -465,7 +484,15 @@ static void suggest_errors(void **state)
     OCC(NULL, "suggest", "--gpu", "H200", "--per-thread", "4");
     assert_usage_error("suggest", "needs --elements");
     OCC(NULL, "suggest", "--gpu", "H200", "--elements", "0");
-    assert_usage_error("suggest", "option --elements: '0' is not");
+    assert_usage_error("suggest", "option --elements: elements: '0' is below the minimum, 1");
+    OCC(NULL, "suggest", "--gpu", "H200", "--blocks", "1000000000000001");
+    assert_usage_error("suggest", "above the maximum, 1000000000000000");
+    /* nothing fits at any block size: said, exit 1, no advice */
+    assert_int_equal(OCC(NULL, "suggest", "--gpu", "H200", "--regs", "255", "--smem", "48K",
+                         "--dyn-smem", "200K"),
+                     EXIT_DATA);
+    assert_string_equal(last.out, "");
+    assert_non_null(strstr(last.err, "no block size fits on H200"));
     assert_int_equal(OCC(NULL, "suggest", "--gpu", "sm_90", "--regs", "64", "--sms", "132",
                          "--blocks", "264", "--json"),
                      EXIT_OK);
@@ -508,12 +535,32 @@ static void latency_json_is_the_model(void **state)
 static void latency_errors(void **state)
 {
     (void)state;
-    OCC(NULL, "latency", "--gpu", "T4", "--warps", "16");
+    OCC(NULL, "latency", "--gpu", "sm_75", "--warps", "16");
     assert_usage_error("latency", "give --latency-ns");
+    OCC(NULL, "latency", "--gpu", "H200", "--warps", "0");
+    assert_usage_error("latency", "option --warps: warps per SM: '0' must be above 0");
+    OCC(NULL, "latency", "--gpu", "H200", "--warps", "8", "--ilp", "0");
+    assert_usage_error("latency", "option --ilp: loads in flight per thread: '0' must be above 0");
+    /* one range for --active-sms, whichever end is crossed */
+    OCC(NULL, "latency", "--gpu", "H200", "--warps", "8", "--active-sms", "0");
+    assert_usage_error("latency", "'0' is below the minimum, 1 (H200 has 132 SMs)");
+    OCC(NULL, "latency", "--gpu", "H200", "--warps", "8", "--active-sms", "1000");
+    assert_usage_error("latency", "'1000' is above the maximum, 132 (H200 has 132 SMs)");
+    /* a kernel with no block resident: nothing fits, exit 1, no advice */
+    assert_int_equal(OCC(NULL, "latency", "--gpu", "H200", "--threads", "1024", "--regs", "255"),
+                     EXIT_DATA);
+    assert_string_equal(last.out, "");
+    assert_non_null(strstr(last.err, "nothing fits"));
+    /* every named GPU has a latency, with its source said */
+    assert_int_equal(OCC(NULL, "latency", "--gpu", "T4", "--warps", "16"), EXIT_OK);
+    assert_non_null(strstr(flat_out(), "Memory latency"));
+    assert_non_null(strstr(flat_out(), "architecture"));
+    assert_int_equal(OCC(NULL, "latency", "--gpu", "H200", "--warps", "16"), EXIT_OK);
+    assert_non_null(strstr(flat_out(), "measured"));
     OCC(NULL, "latency", "--gpu", "H200", "--warps", "65");
     assert_usage_error("latency", "exceeds the 64 warps");
     OCC(NULL, "latency", "--gpu", "H200", "--warps", "8", "--ilp", "nan");
-    assert_usage_error("latency", "option --ilp: 'nan' is not");
+    assert_usage_error("latency", "option --ilp: loads in flight per thread: 'nan' is not");
     OCC(NULL, "latency", "--gpu", "H200");
     assert_usage_error("latency", "one is required");
     assert_int_equal(OCC(NULL, "latency", "--gpu", "T4", "--warps", "16", "--latency-ns", "600"),

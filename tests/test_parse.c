@@ -1,6 +1,6 @@
 /*
  * test_parse.c - the CLI's checked value parsers and number formats (cli/parse.c and
- * calc_parse_threads in cli/kernel_args.c).
+ * cli_parse_block in cli/common/values.c).
  *
  * Every case is its own cmocka test named by a stable id ("size-3"), so a failure names the
  * input at fault and the other cases still run. Ids are never renumbered: new cases take the
@@ -15,8 +15,9 @@
 
 #include <cmocka.h>
 
-#include "calc_args.h"
-#include "kernel_args.h"
+#include "options.h"
+#include "output.h"
+#include "values.h"
 
 /* Written into out-parameters before a call, to see whether a rejected input touched them. */
 #define UNTOUCHED (-424242LL)
@@ -29,21 +30,27 @@ typedef struct int_case {
     const char *text;
     long long lo, hi; /* the accepted range passed to the parser */
     bool ok;
-    long long value;  /* when ok */
+    long long value; /* when ok */
 } int_case;
 
 static void int_test(void **state)
 {
     const int_case *c = *state;
     long long got = UNTOUCHED;
-    bool ok = cli_parse_int(c->text, c->lo, c->hi, &got);
+    cli_error err;
+    bool ok = cli_parse_int(c->text, c->lo, c->hi, &got, &err);
     assert_int_equal(ok, c->ok);
     /* A rejected value must leave the output alone: callers keep their default. */
     assert_int_equal(got, c->ok ? c->value : UNTOUCHED);
 }
 
-#define INT_CASE(id, text, lo, hi, ok, value) \
-    {id, int_test, NULL, NULL, &(int_case){text, lo, hi, ok, value}}
+#define INT_CASE(id, text, lo, hi, ok, value)                                                      \
+    {                                                                                              \
+        id, int_test, NULL, NULL, &(int_case)                                                      \
+        {                                                                                          \
+            text, lo, hi, ok, value                                                                \
+        }                                                                                          \
+    }
 
 static const struct CMUnitTest int_tests[] = {
     INT_CASE("int-1", "256", 1, 1024, true, 256),
@@ -89,12 +96,19 @@ static void size_test(void **state)
 {
     const size_case *c = *state;
     long long got = UNTOUCHED;
-    bool ok = cli_parse_size(c->text, &got);
+    cli_error err;
+    bool ok = cli_parse_size(c->text, &got, &err);
     assert_int_equal(ok, c->ok);
     assert_int_equal(got, c->ok ? c->bytes : UNTOUCHED);
 }
 
-#define SIZE_CASE(id, text, ok, bytes) {id, size_test, NULL, NULL, &(size_case){text, ok, bytes}}
+#define SIZE_CASE(id, text, ok, bytes)                                                             \
+    {                                                                                              \
+        id, size_test, NULL, NULL, &(size_case)                                                    \
+        {                                                                                          \
+            text, ok, bytes                                                                        \
+        }                                                                                          \
+    }
 
 static const struct CMUnitTest size_tests[] = {
     SIZE_CASE("size-1", "48K", true, 49152),
@@ -147,13 +161,19 @@ static void carveout_test(void **state)
 {
     const carveout_case *c = *state;
     int got = -4242;
-    bool ok = cli_parse_carveout(c->text, &got);
+    cli_error err;
+    bool ok = cli_parse_carveout(c->text, &got, &err);
     assert_int_equal(ok, c->ok);
     assert_int_equal(got, c->ok ? c->percent : -4242);
 }
 
-#define CARVEOUT_CASE(id, text, ok, percent) \
-    {id, carveout_test, NULL, NULL, &(carveout_case){text, ok, percent}}
+#define CARVEOUT_CASE(id, text, ok, percent)                                                       \
+    {                                                                                              \
+        id, carveout_test, NULL, NULL, &(carveout_case)                                            \
+        {                                                                                          \
+            text, ok, percent                                                                      \
+        }                                                                                          \
+    }
 
 static const struct CMUnitTest carveout_tests[] = {
     CARVEOUT_CASE("carveout-1", "default", true, OCC_CARVEOUT_DEFAULT),
@@ -189,22 +209,28 @@ typedef struct threads_case {
 static void threads_test(void **state)
 {
     const threads_case *c = *state;
-    occ_kernel k;
-    occ_kernel_init(&k);
-    k.block_x = 7; /* a sentinel: a rejected block size must not change the kernel */
-    bool ok = calc_parse_threads(c->text, &k);
+    int dims[3] = {7, 7, 7}; /* a sentinel: a rejected block must not change them */
+    cli_error err;
+    bool ok = cli_parse_block(c->text, dims, &err);
     assert_int_equal(ok, c->ok);
     if (c->ok) {
-        assert_int_equal(k.block_x, c->x);
-        assert_int_equal(k.block_y, c->y);
-        assert_int_equal(k.block_z, c->z);
+        assert_int_equal(dims[0], c->x);
+        assert_int_equal(dims[1], c->y);
+        assert_int_equal(dims[2], c->z);
     } else {
-        assert_int_equal(k.block_x, 7);
+        assert_int_equal(dims[0], 7);
+        assert_int_equal(err.code, EXIT_USAGE);
+        assert_true(err.message[0] != '\0');
     }
 }
 
-#define THREADS_CASE(id, text, ok, x, y, z) \
-    {id, threads_test, NULL, NULL, &(threads_case){text, ok, x, y, z}}
+#define THREADS_CASE(id, text, ok, x, y, z)                                                        \
+    {                                                                                              \
+        id, threads_test, NULL, NULL, &(threads_case)                                              \
+        {                                                                                          \
+            text, ok, x, y, z                                                                      \
+        }                                                                                          \
+    }
 
 static const struct CMUnitTest threads_tests[] = {
     THREADS_CASE("threads-1", "256", true, 256, 1, 1),
@@ -226,12 +252,12 @@ static const struct CMUnitTest threads_tests[] = {
     THREADS_CASE("threads-17", "X", false, 0, 0, 0),
     THREADS_CASE("threads-18", "1x1x1", true, 1, 1, 1),
     THREADS_CASE("threads-19", "1024", true, 1024, 1, 1),
-    /* Too big for any GPU, but a well-formed size: occ_calc names the per-block limit. */
-    THREADS_CASE("threads-20", "2048", true, 2048, 1, 1),
+    /* No CUDA GPU takes a dimension above 1024 threads. */
+    THREADS_CASE("threads-20", "2048", false, 0, 0, 0),
     THREADS_CASE("threads-21", "99999999999", false, 0, 0, 0),
     THREADS_CASE("threads-22",
-                 "1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1",
-                 false, 0, 0, 0),
+                 "1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1", false, 0,
+                 0, 0),
     THREADS_CASE("threads-23", "4x4x", false, 0, 0, 0),
 };
 
@@ -251,8 +277,13 @@ static void digits_test(void **state)
     assert_string_equal(cli_group_digits(c->value, buf, sizeof buf), c->text);
 }
 
-#define DIGITS_CASE(id, value, text) \
-    {id, digits_test, NULL, NULL, &(digits_case){value, text}}
+#define DIGITS_CASE(id, value, text)                                                               \
+    {                                                                                              \
+        id, digits_test, NULL, NULL, &(digits_case)                                                \
+        {                                                                                          \
+            value, text                                                                            \
+        }                                                                                          \
+    }
 
 static const struct CMUnitTest digits_tests[] = {
     DIGITS_CASE("digits-1", 0, "0"),
@@ -295,7 +326,13 @@ static void bytes_test(void **state)
     assert_string_equal(cli_format_bytes(c->bytes, buf, sizeof buf), c->text);
 }
 
-#define BYTES_CASE(id, bytes, text) {id, bytes_test, NULL, NULL, &(bytes_case){bytes, text}}
+#define BYTES_CASE(id, bytes, text)                                                                \
+    {                                                                                              \
+        id, bytes_test, NULL, NULL, &(bytes_case)                                                  \
+        {                                                                                          \
+            bytes, text                                                                            \
+        }                                                                                          \
+    }
 
 static const struct CMUnitTest bytes_tests[] = {
     BYTES_CASE("bytes-1", 0, "0 B"),
@@ -327,7 +364,8 @@ static void bytes_round_trip_test(void **state)
         }
         compact[o] = '\0';
         long long back = -1;
-        assert_true(cli_parse_size(compact, &back));
+        cli_error err;
+        assert_true(cli_parse_size(compact, &back, &err));
         assert_int_equal(back, sizes[i]);
     }
 }
@@ -341,21 +379,138 @@ static void double_test(void **state)
         bool ok;
         double value;
     } cases[] = {
-        {"600", true, 600},   {"0.5", true, 0.5},  {".5", true, 0.5},     {"1e3", true, 1000},
-        {"-2", false, 0},     {"nan", false, 0},   {"inf", false, 0},     {"0x10", false, 0},
-        {" 5", false, 0},     {"5 ", false, 0},    {"", false, 0},        {"1e400", false, 0},
-        {"2000", false, 0},   {"1.5.2", false, 0}, {"-", false, 0},       {"e5", false, 0},
+        {"600", true, 600}, {"0.5", true, 0.5},  {".5", true, 0.5}, {"1e3", true, 1000},
+        {"-2", false, 0},   {"nan", false, 0},   {"inf", false, 0}, {"0x10", false, 0},
+        {" 5", false, 0},   {"5 ", false, 0},    {"", false, 0},    {"1e400", false, 0},
+        {"2000", false, 0}, {"1.5.2", false, 0}, {"-", false, 0},   {"e5", false, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double v = -1;
-        bool ok = cli_parse_double(cases[i].text, 0, 1000, &v);
+        cli_error err;
+        bool ok = cli_parse_double(cases[i].text, 0, 1000, &v, &err);
         if (ok != cases[i].ok || (ok && v != cases[i].value)) {
             fail_msg("'%s': ok %d value %g", cases[i].text, ok, v);
         }
     }
 }
 
+/* A refused number says what it is not, and for a number out of range, the
+   range it must be in (the message the user sees after "option --X: "). */
+static void messages_test(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        long long lo, hi;
+        const char *says;
+    } cases[] = {
+        {"0", 1, 1024, "below the minimum, 1"},
+        {"1025", 1, 1024, "above the maximum, 1024"},
+        {"999999999999", 0, 255, "above the maximum, 255"},
+        {"99999999999999999999999", 0, 255, "above the maximum, 255"},
+        {"abc", 0, 255, "not a whole number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long long v;
+        cli_error err;
+        assert_false(cli_parse_int(cases[i].text, cases[i].lo, cases[i].hi, &v, &err));
+        if (strstr(err.message, cases[i].says) == NULL) {
+            fail_msg("'%s': message '%s' lacks '%s'", cases[i].text, err.message, cases[i].says);
+        }
+        assert_int_equal(err.code, EXIT_USAGE);
+    }
+    double d;
+    cli_error err;
+    assert_false(cli_parse_double("5000", 0, 4096, &d, &err));
+    assert_non_null(strstr(err.message, "above the maximum, 4096"));
+    long long n;
+    assert_false(cli_parse_size("3000M", &n, &err));
+    assert_non_null(strstr(err.message, "2147483647"));
+}
+
+/* The option parser: ids from the table, values, flags, "--x=v", "--" and
+   the errors a user meets. */
+enum { T_GPU, T_THREADS, T_JSON, T_HELP, T_END };
+static const cli_option test_options[] = {
+    [T_GPU] = {T_GPU, "gpu", "NAME", "a GPU"},
+    [T_THREADS] = {T_THREADS, "threads", "N", "threads"},
+    [T_JSON] = {T_JSON, "json", NULL, "JSON"},
+    [T_HELP] = {T_HELP, "help", NULL, "help"},
+};
+static const cli_option_table test_tables[] = {{test_options, T_END}};
+
+typedef struct seen {
+    char log[256];
+} seen;
+
+static bool record(int id, const char *value, void *context, cli_error *err)
+{
+    seen *s = context;
+    (void)err;
+    size_t used = strlen(s->log);
+    snprintf(s->log + used, sizeof s->log - used, "%d=%s;", id, value != NULL ? value : "-");
+    return true;
+}
+
+static bool parse_words(const char *line, seen *s, cli_error *err)
+{
+    static char buf[256];
+    static char command[] = "cmd";
+    char *argv[16];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", line);
+    argv[argc++] = command;
+    for (char *w = strtok(buf, " "); w != NULL && argc < 15; w = strtok(NULL, " ")) {
+        argv[argc++] = w;
+    }
+    argv[argc] = NULL;
+    memset(s, 0, sizeof *s);
+    return cli_parse_options(argc, argv, test_tables, 1, record, s, err);
+}
+
+static void options_test(void **state)
+{
+    (void)state;
+    seen s;
+    cli_error err;
+    assert_true(parse_words("--gpu H200 --threads=256 --json file -h", &s, &err));
+    assert_string_equal(s.log, "0=H200;1=256;2=-;-1=file;3=-;");
+    assert_true(parse_words("--json -- --gpu", &s, &err));
+    assert_string_equal(s.log, "2=-;-1=--gpu;");
+    /* a forgotten value: the next word is an option */
+    assert_false(parse_words("--gpu --threads 256", &s, &err));
+    assert_non_null(strstr(err.message, "--gpu: needs a value"));
+    assert_false(parse_words("--threads", &s, &err));
+    assert_non_null(strstr(err.message, "--threads"));
+    assert_false(parse_words("--json=1", &s, &err));
+    assert_non_null(strstr(err.message, "takes no value"));
+    /* did you mean */
+    assert_false(parse_words("--thread 256", &s, &err));
+    assert_non_null(strstr(err.message, "did you mean --threads?"));
+    assert_int_equal(err.code, EXIT_USAGE);
+    assert_false(parse_words("--zzzzzzzz", &s, &err));
+    assert_null(strstr(err.message, "did you mean"));
+    assert_int_equal(cli_edit_distance("calc", "clac"), 2);
+    assert_int_equal(cli_edit_distance("sweep", "sweep"), 0);
+    assert_int_equal(cli_edit_distance("", "abc"), 3);
+}
+
+/* Control characters from a file never reach the terminal raw. */
+static void visible_test(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_string_equal(cli_visible("a\x1b[2Jb\a\x7f", buf, sizeof buf), "a\\x1b[2Jb\\x07\\x7f");
+    assert_string_equal(cli_visible("plain \xc3\xa9", buf, sizeof buf), "plain \xc3\xa9");
+    char tiny[6];
+    cli_visible("\x01\x02\x03", tiny, sizeof tiny);
+    assert_true(strlen(tiny) < sizeof tiny);
+}
+
 static const struct CMUnitTest misc_tests[] = {
+    {"messages-1", messages_test, NULL, NULL, NULL},
+    {"options-1", options_test, NULL, NULL, NULL},
+    {"visible-1", visible_test, NULL, NULL, NULL},
     {"double-1", double_test, NULL, NULL, NULL},
     {"digits-truncate-1", digits_truncate_test, NULL, NULL, NULL},
     {"bytes-round-trip-1", bytes_round_trip_test, NULL, NULL, NULL},
@@ -367,7 +522,7 @@ int main(void)
     failed += cmocka_run_group_tests_name("cli_parse_int", int_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("cli_parse_size", size_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("cli_parse_carveout", carveout_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("calc_parse_threads", threads_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("cli_parse_block", threads_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("cli_group_digits", digits_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("cli_format_bytes", bytes_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("properties", misc_tests, NULL, NULL);

@@ -1,0 +1,99 @@
+/*
+ * cmd_calc.c - `occ calc`: the occupancy of one kernel launch on one GPU,
+ * as a table, as words, as JSON, or for every row of a CSV batch.
+ */
+#include <string.h>
+
+#include "calc_output.h"
+#include "launch.h"
+#include "output.h"
+
+enum { OPT_JSON = LAUNCH_OPTION_COUNT, OPT_BATCH, OPT_END };
+
+static const cli_option options[] = {
+    [OPT_JSON - LAUNCH_OPTION_COUNT] = {OPT_JSON, "json", NULL,
+                                        "print the full result as JSON (docs/json.md)"},
+    [OPT_BATCH - LAUNCH_OPTION_COUNT] = {OPT_BATCH, "batch", "FILE",
+                                         "CSV of launches, '-' for stdin (docs/cli.md); CSV out"},
+};
+_Static_assert(sizeof options / sizeof options[0] == OPT_END - LAUNCH_OPTION_COUNT,
+               "one entry per calc option id");
+
+static const cli_help help = {
+    .name = "calc",
+    .summary = "occupancy of one kernel launch on one GPU (or a CSV batch)",
+    .usage = "occ calc --gpu NAME --threads N [--regs N] [--smem BYTES] [--dyn-smem BYTES] "
+             "[options]\nocc calc --batch FILE",
+    .description =
+        "The occupancy of one kernel launch: resident blocks and warps per SM, the\n"
+        "block count each resource allows (Nsight Compute's Block Limit rows), the\n"
+        "limiter, and the allocation behind it. Computed as the CUDA driver does.\n"
+        "\n"
+        "--batch reads CSV (RFC 4180) with the header gpu,threads,regs,smem,dyn_smem,\n"
+        "carveout (optional columns max_threads, barriers; others are passed through)\n"
+        "and writes each row followed by blocks_per_sm,warps_per_sm,occupancy,\n"
+        "limit_warps,limit_blocks,limit_registers,limit_shared_mem,limit_barriers,\n"
+        "limiter,warning,error. A bad row keeps its place with an error and the run goes\n"
+        "on; the exit status is then 1. A record may hold at most 4096 bytes.",
+    .examples = "occ calc --gpu H200 --threads 256 --regs 64 --smem 16K\n"
+                "occ calc --gpu A100 --threads 128 --regs 32 --dyn-smem 48K --json\n"
+                "occ calc --batch launches.csv > occupancy.csv",
+};
+
+static const cli_option_table tables[] = {LAUNCH_OPTION_TABLE,
+                                          {options, OPT_END - LAUNCH_OPTION_COUNT}};
+const cli_command_spec calc_spec = {&help, tables, 2};
+
+typedef struct calc_args {
+    const char *batch;
+    bool json;
+} calc_args;
+
+static bool on_option(int id, const char *value, void *context, cli_error *err)
+{
+    calc_args *a = context;
+    switch (id) {
+    case OPT_JSON: a->json = true; return true;
+    case OPT_BATCH: a->batch = value; return true;
+    default: return cli_error_set(err, EXIT_USAGE, "argument '%.80s': is not an option", value);
+    }
+}
+
+int cmd_calc(int argc, char **argv, const cli_io *io)
+{
+    calc_args a = {0};
+    launch_args la;
+    launch_args_init(&la);
+    launch_command cmd = {&calc_spec, on_option, &a, true};
+    cli_error err;
+    bool done;
+    if (!launch_parse(&cmd, argc, argv, io, &la, &done, &err)) {
+        return cli_report(io, "calc", &err);
+    }
+    if (done) {
+        return EXIT_OK;
+    }
+    if (a.batch != NULL) {
+        if (la.any_given || a.json) {
+            return cli_fail(io, "calc", EXIT_USAGE,
+                            "option --batch: takes every input from the CSV; give no other "
+                            "option");
+        }
+        return calc_batch(a.batch, io);
+    }
+    occ_device dev;
+    if (!launch_resolve(&cmd, io, &la, &dev, &err)) {
+        return cli_report(io, "calc", &err);
+    }
+    occ_result r;
+    occ_error oerr;
+    if (occ_calc(&dev, &la.kernel, &r, &oerr) != OCC_OK) {
+        return cli_fail(io, "calc", EXIT_USAGE, "%s", oerr.message);
+    }
+    if (a.json) {
+        cli_print_json(io->out, calc_to_json(&dev, &la.kernel, &r));
+    } else {
+        calc_print_text(io->out, &dev, &la.kernel, &r);
+    }
+    return EXIT_OK;
+}

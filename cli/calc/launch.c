@@ -1,0 +1,180 @@
+/*
+ * launch.c - the kernel-launch options and their setup (launch.h).
+ */
+#include <string.h>
+
+#include "gpu_select.h"
+#include "launch.h"
+#include "values.h"
+
+const cli_option launch_options[LAUNCH_OPTION_COUNT] = {
+    [LAUNCH_GPU] = {LAUNCH_GPU, "gpu", "NAME",
+                    "GPU name, alias or arch: H200, a100-80gb, sm_90, 9.0"},
+    [LAUNCH_GPU_FILE] = {LAUNCH_GPU_FILE, "gpu-file", "FILE",
+                         "a GPU described in JSON, '-' for stdin (docs/gpu-file.md)"},
+    [LAUNCH_THREADS] = {LAUNCH_THREADS, "threads", "N",
+                        "threads per block: 256, or 16x16, or 8x8x4"},
+    [LAUNCH_REGS] = {LAUNCH_REGS, "regs", "N", "registers per thread (ptxas: Used N registers)"},
+    [LAUNCH_SMEM] = {LAUNCH_SMEM, "smem", "BYTES",
+                     "static shared memory per block: 4096, 48K, 1.5KiB"},
+    [LAUNCH_DYN_SMEM] = {LAUNCH_DYN_SMEM, "dyn-smem", "BYTES",
+                         "dynamic shared memory per block (launch argument)"},
+    [LAUNCH_CARVEOUT] = {LAUNCH_CARVEOUT, "carveout", "PCT",
+                         "shared memory carveout preference: default, or 0..100"},
+    [LAUNCH_MAX_THREADS] = {LAUNCH_MAX_THREADS, "max-threads", "N",
+                            "the kernel's __launch_bounds__ maximum threads per block"},
+    [LAUNCH_BARRIERS] = {LAUNCH_BARRIERS, "barriers", "N",
+                         "block barriers the kernel uses, 0..16 (default 1)"},
+    [LAUNCH_OPTIN] = {LAUNCH_OPTIN, "optin", "BYTES",
+                      "cudaFuncAttributeMaxDynamicSharedMemorySize: max (default), none, or bytes"},
+    [LAUNCH_PGC] = {LAUNCH_PGC, "partitioned-gc", "MODE",
+                    "partitioned global caching: off (default), on, strict"},
+    [LAUNCH_SMEM_CONFIG] = {LAUNCH_SMEM_CONFIG, "smem-config", "BYTES",
+                            "the SM's shared memory configuration, as Nsight shows it (default: "
+                            "the carveout's)"},
+    [LAUNCH_HELP] = {LAUNCH_HELP, "help", NULL, "show this help (also -h)"},
+};
+_Static_assert(sizeof launch_options / sizeof launch_options[0] == LAUNCH_OPTION_COUNT,
+               "one entry per launch option id");
+
+void launch_args_init(launch_args *a)
+{
+    memset(a, 0, sizeof *a);
+    occ_kernel_init(&a->kernel);
+}
+
+bool launch_apply(int id, const char *value, launch_args *a, cli_error *err)
+{
+    occ_kernel *k = &a->kernel;
+    long long n;
+    a->any_given |= id != LAUNCH_HELP;
+    switch ((enum launch_option_id)id) {
+    case LAUNCH_GPU: a->gpu = value; return true;
+    case LAUNCH_GPU_FILE: a->gpu_file = value; return true;
+    case LAUNCH_THREADS: {
+        int dims[3];
+        if (!cli_parse_block(value, dims, err)) {
+            return false;
+        }
+        k->block_x = dims[0];
+        k->block_y = dims[1];
+        k->block_z = dims[2];
+        a->threads_given = true;
+        return true;
+    }
+    case LAUNCH_REGS:
+        if (!cli_parse_int(value, 0, 255, &n, err)) {
+            return cli_error_prefix(err, "registers per thread: ");
+        }
+        k->regs_per_thread = (int)n;
+        return true;
+    case LAUNCH_SMEM:
+    case LAUNCH_DYN_SMEM:
+    case LAUNCH_SMEM_CONFIG:
+        if (!cli_parse_size(value, &n, err)) {
+            return false;
+        }
+        *(id == LAUNCH_SMEM       ? &k->static_smem_bytes
+          : id == LAUNCH_DYN_SMEM ? &k->dyn_smem_bytes
+                                  : &k->smem_config_bytes) = (int)n;
+        return true;
+    case LAUNCH_CARVEOUT: return cli_parse_carveout(value, &k->carveout_percent, err);
+    case LAUNCH_MAX_THREADS:
+        if (!cli_parse_int(value, 1, 1024, &n, err)) {
+            return cli_error_prefix(err, "threads per block: ");
+        }
+        k->max_threads_per_block = (int)n;
+        return true;
+    case LAUNCH_BARRIERS:
+        if (!cli_parse_int(value, 0, 16, &n, err)) {
+            return cli_error_prefix(err, "barriers per block: ");
+        }
+        k->barriers = (int)n;
+        return true;
+    case LAUNCH_OPTIN:
+        if (strcmp(value, "max") == 0) {
+            k->max_dyn_smem_bytes = OCC_DYN_SMEM_OPTIN_MAX;
+        } else if (strcmp(value, "none") == 0) {
+            k->max_dyn_smem_bytes = OCC_DYN_SMEM_NO_OPTIN;
+        } else if (value[0] < '0' || value[0] > '9') {
+            return cli_error_set(err, EXIT_USAGE,
+                                 "'%.40s' is not max, none or a size in bytes such as 48K", value);
+        } else if (cli_parse_size(value, &n, err)) {
+            k->max_dyn_smem_bytes = (int)n;
+        } else {
+            return false;
+        }
+        return true;
+    case LAUNCH_PGC:
+        if (strcmp(value, "off") == 0) {
+            k->partitioned_gc = OCC_PGC_OFF;
+        } else if (strcmp(value, "on") == 0) {
+            k->partitioned_gc = OCC_PGC_ON;
+        } else if (strcmp(value, "strict") == 0) {
+            k->partitioned_gc = OCC_PGC_ON_STRICT;
+        } else {
+            return cli_error_set(err, EXIT_USAGE, "'%.40s' is not one of off, on, strict", value);
+        }
+        return true;
+    case LAUNCH_HELP: a->help = true; return true;
+    case LAUNCH_OPTION_COUNT: break;
+    }
+    return cli_error_set(err, EXIT_USAGE, "option id %d is not a launch option", id);
+}
+
+typedef struct setup_context {
+    const launch_command *cmd;
+    launch_args *args;
+} setup_context;
+
+static bool on_option(int id, const char *value, void *context, cli_error *err)
+{
+    setup_context *s = context;
+    if (id >= 0 && id < LAUNCH_OPTION_COUNT) {
+        return launch_apply(id, value, s->args, err);
+    }
+    if (s->cmd->on_option == NULL) {
+        return cli_error_set(err, EXIT_USAGE, "argument '%.80s': is not an option", value);
+    }
+    return s->cmd->on_option(id, value, s->cmd->context, err);
+}
+
+bool launch_parse(const launch_command *cmd, int argc, char **argv, const cli_io *io,
+                  launch_args *args, bool *done, cli_error *err)
+{
+    *done = false;
+    setup_context s = {cmd, args};
+    if (!cli_parse_options(argc, argv, cmd->spec->tables, cmd->spec->table_count, on_option, &s,
+                           err)) {
+        return false;
+    }
+    if (args->help) {
+        cli_print_help(io->out, cmd->spec->help, cmd->spec->tables, cmd->spec->table_count);
+        *done = true;
+    }
+    return true;
+}
+
+bool launch_resolve(const launch_command *cmd, const cli_io *io, launch_args *args, occ_device *dev,
+                    cli_error *err)
+{
+    if (!cli_resolve_gpu(args->gpu, args->gpu_file, io->in, dev, err)) {
+        return false;
+    }
+    if (cmd->need_threads && !args->threads_given) {
+        return cli_error_set(err, EXIT_USAGE,
+                             "option --threads: is required (threads per block, e.g. 256)");
+    }
+    occ_error oerr;
+    if (occ_kernel_validate(dev, &args->kernel, &oerr) != OCC_OK) {
+        return cli_error_set(err, EXIT_USAGE, "%s", oerr.message);
+    }
+    return true;
+}
+
+bool launch_setup(const launch_command *cmd, int argc, char **argv, const cli_io *io,
+                  launch_args *args, occ_device *dev, bool *done, cli_error *err)
+{
+    return launch_parse(cmd, argc, argv, io, args, done, err) &&
+           (*done || launch_resolve(cmd, io, args, dev, err));
+}

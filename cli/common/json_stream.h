@@ -1,0 +1,49 @@
+/*
+ * json_stream.h - JSON written straight to a FILE through one buffer, for
+ * outputs of hundreds of thousands of objects (`occ inspect --json` on a
+ * whole library), where building a jansson tree per object costs more than
+ * reading the library. Only what such a writer needs: punctuation, escaped
+ * strings, integers and doubles formatted as jansson formats them.
+ */
+#ifndef OCC_CLI_JSON_STREAM_H
+#define OCC_CLI_JSON_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define JSON_STREAM_BUFFER_BYTES (1u << 14)
+
+typedef struct json_stream {
+    FILE *out;    /* NULL: collect in memory instead */
+    size_t used;  /* bytes waiting in buffer */
+    char *memory; /* with out NULL: everything flushed */
+    size_t memory_bytes, memory_cap;
+    bool failed; /* memory could not grow: output lost */
+    char buffer[JSON_STREAM_BUFFER_BYTES];
+} json_stream;
+
+void json_stream_init(json_stream *s, FILE *out);
+/* A stream that collects its text in s->memory (s->memory_bytes after
+   json_stream_flush), so that parts of one document can be formatted on
+   several threads and written in order. Release with json_stream_free. */
+void json_stream_init_memory(json_stream *s);
+void json_stream_free(json_stream *s);
+/* Writes what is buffered; call before touching s->out directly and at the end. */
+void json_stream_flush(json_stream *s);
+
+/* Raw bytes: punctuation and keys the caller knows need no escaping. */
+void json_stream_raw(json_stream *s, const char *text, size_t len);
+void json_stream_lit(json_stream *s, const char *text); /* NUL-terminated raw text */
+
+/* A quoted string: '"' and '\' escaped, control characters as \uXXXX, valid
+   UTF-8 kept as it is and any byte that is not valid UTF-8 written as
+   \ufffd, so the output is always valid JSON. */
+void json_stream_string(json_stream *s, const char *text, size_t len);
+void json_stream_cstring(json_stream *s, const char *text); /* NUL-terminated */
+
+void json_stream_int(json_stream *s, long long value);
+/* As jansson writes a real: %.17g, with ".0" added to integral values. */
+void json_stream_double(json_stream *s, double value);
+
+#endif /* OCC_CLI_JSON_STREAM_H */

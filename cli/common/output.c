@@ -1,0 +1,146 @@
+/*
+ * output.c - the writers of output.h.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "output.h"
+
+void cli_print_wrapped(FILE *out, const char *text, int indent)
+{
+    const int width = 96;
+    int col = 0;
+    bool line_start = true;
+    const char *p = text;
+    while (*p != '\0') {
+        const char *word_end = strchr(p, ' ');
+        int len = word_end != NULL ? (int)(word_end - p) : (int)strlen(p);
+        if (!line_start && col + 1 + len > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            line_start = true;
+        }
+        if (!line_start) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(p, 1, (size_t)len, out);
+        col += len;
+        line_start = false;
+        p += len;
+        while (*p == ' ') {
+            p++;
+        }
+    }
+    fputc('\n', out);
+}
+
+void cli_print_wrappedf(FILE *out, int indent, const char *format, ...)
+{
+    char small[1024];
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(small, sizeof small, format, args);
+    va_end(args);
+    if (n < 0) {
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        cli_print_wrapped(out, small, indent);
+        return;
+    }
+    /* longer than the buffer: format again into one that fits */
+    char *big = malloc((size_t)n + 1);
+    if (big == NULL) {
+        fputs(small, out); /* out of memory: the start, then a visible mark */
+        fputs("...\n", out);
+        return;
+    }
+    va_start(args, format);
+    vsnprintf(big, (size_t)n + 1, format, args);
+    va_end(args);
+    cli_print_wrapped(out, big, indent);
+    free(big);
+}
+
+static bool is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f;
+}
+
+void cli_put_visible(FILE *out, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+        if (is_control(*p)) {
+            fprintf(out, "\\x%02x", *p);
+        } else {
+            fputc(*p, out);
+        }
+    }
+}
+
+const char *cli_visible(const char *text, char *buf, size_t cap)
+{
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0' && o + 1 < cap; p++) {
+        if (is_control(*p)) {
+            if (o + 5 > cap - 1) {
+                break;
+            }
+            snprintf(buf + o, cap - o, "\\x%02x", *p);
+            o += 4;
+        } else {
+            buf[o++] = (char)*p;
+        }
+    }
+    if (cap > 0) {
+        buf[o] = '\0';
+    }
+    return buf;
+}
+
+void cli_print_json(FILE *out, json_t *doc)
+{
+    json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(doc);
+}
+
+const char *cli_group_digits(long long value, char *buf, size_t cap)
+{
+    char digits[32];
+    /* Negated as unsigned: -LLONG_MIN does not fit a long long. */
+    unsigned long long magnitude =
+        value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    int n = snprintf(digits, sizeof digits, "%llu", magnitude);
+    size_t o = 0;
+    if (value < 0 && o + 1 < cap) {
+        buf[o++] = '-';
+    }
+    for (int i = 0; i < n && o + 1 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0) {
+            if (o + 2 >= cap) {
+                break; /* no room for ',' and a digit: stop at a clean prefix */
+            }
+            buf[o++] = ',';
+        }
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+const char *cli_format_bytes(long long bytes, char *buf, size_t cap)
+{
+    char grouped[32];
+    if (bytes >= 1024 && bytes % 1024 == 0) {
+        snprintf(buf, cap, "%s KB", cli_group_digits(bytes / 1024, grouped, sizeof grouped));
+    } else {
+        snprintf(buf, cap, "%s B", cli_group_digits(bytes, grouped, sizeof grouped));
+    }
+    return buf;
+}

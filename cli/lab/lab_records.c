@@ -1,0 +1,485 @@
+/*
+ * lab_records.c - reads what occ-lab printed: one JSON object a line, each
+ * with a "record" kind (docs/lab.md). Unknown kinds are skipped so an older
+ * occ can read a newer lab's output; a malformed line, an unknown records
+ * format or a value no GPU could produce is an error naming the line.
+ *
+ * Lines are read into a fixed buffer: a line over LAB_MAX_LINE_BYTES (or a
+ * file with no line ends at all, /dev/zero) is refused when the limit is
+ * reached, so memory stays bounded whatever the input.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "lab_records.h"
+
+/* Counts a row's arithmetic multiplies (warps x loads in flight): small
+   enough that no product overflows an int, far above any GPU's. */
+#define LAB_MAX_COUNT 32768
+
+typedef struct reader {
+    json_t *obj;
+    const char *kind;
+    const char *name; /* the input, for messages */
+    long line;
+    cli_error *err;
+    bool ok;
+} reader;
+
+/* The first failure of a record wins; later ones would only echo it. */
+static void fail(reader *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void fail(reader *r, const char *format, ...)
+{
+    if (!r->ok) {
+        return;
+    }
+    r->ok = false;
+    char text[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    cli_error_set(r->err, EXIT_DATA, "%s: line %ld: %s", r->name, r->line, text);
+}
+
+static json_t *field(reader *r, const char *key)
+{
+    json_t *v = json_object_get(r->obj, key);
+    if (v == NULL || json_is_null(v)) {
+        fail(r, "%s record has no field '%s'", r->kind, key);
+        return NULL;
+    }
+    return v;
+}
+
+static double num(reader *r, const char *key)
+{
+    json_t *v = field(r, key);
+    if (v != NULL && !json_is_number(v)) {
+        fail(r, "%s field '%s' is not a number", r->kind, key);
+    }
+    return v != NULL && json_is_number(v) ? json_number_value(v) : 0.0;
+}
+
+/* A whole number in [lo, hi]; 0 after a failure. */
+static double whole(reader *r, const char *key, double lo, double hi)
+{
+    double v = num(r, key);
+    if (r->ok && (v != floor(v) || v < lo || v > hi)) {
+        fail(r, "%s field '%s' is %.17g; it must be a whole number from %.0f to %.0f", r->kind, key,
+             v, lo, hi);
+    }
+    return r->ok ? v : 0.0;
+}
+
+static int integer(reader *r, const char *key)
+{
+    return (int)whole(r, key, -2147483647.0, 2147483647.0);
+}
+
+/* A count of warps, blocks, loads, threads or bytes a load. */
+static int count(reader *r, const char *key)
+{
+    return (int)whole(r, key, 0.0, LAB_MAX_COUNT);
+}
+
+/* Byte and comparison totals: whole, and exact in a double. */
+static long long total(reader *r, const char *key)
+{
+    return (long long)whole(r, key, 0.0, 9007199254740992.0);
+}
+
+/* A median time: every timed row took some time. */
+static double time_ms(reader *r, const char *key)
+{
+    double v = num(r, key);
+    if (r->ok && !(v > 0.0)) {
+        fail(r, "%s field '%s' is %.17g; a measured time must be above 0", r->kind, key, v);
+    }
+    return v;
+}
+
+static bool flag(reader *r, const char *key)
+{
+    json_t *v = field(r, key);
+    return v != NULL && json_is_true(v);
+}
+
+/* Copies a string field, cut at a UTF-8 character boundary when longer than
+   out's `cap` bytes, so the JSON output can carry it again. Names reach the
+   terminal as they are: occ-lab writes no control characters, and a field
+   with one is refused. */
+static void text(reader *r, const char *key, char *out, size_t cap)
+{
+    json_t *v = field(r, key);
+    const char *s = v != NULL && json_is_string(v) ? json_string_value(v) : "";
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            fail(r, "%s field '%s' holds the control character 0x%02x", r->kind, key, c);
+            n = 0;
+            break;
+        }
+    }
+    if (n >= cap) {
+        n = cap - 1;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) {
+            n--; /* s[n] continues a character: cut before its first byte */
+        }
+    }
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
+/* A launch name becomes part of a file name (timeline-NAME.svg): letters,
+   digits, '-' and '_' only, so it cannot name another directory. */
+static void launch_name(reader *r, char *out, size_t cap)
+{
+    text(r, "launch", out, cap);
+    if (!r->ok) {
+        return;
+    }
+    size_t good = strspn(out, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+    if (out[0] == '\0' || out[good] != '\0') {
+        fail(r,
+             "%s field 'launch' is '%.40s'; a launch name may hold only letters, digits, '-' "
+             "and '_'",
+             r->kind, out);
+    }
+}
+
+static bool room(reader *r, int used, const char *what)
+{
+    if (used >= LAB_MAX_ROWS) {
+        fail(r, "more than %d %s records", LAB_MAX_ROWS, what);
+        return false;
+    }
+    return true;
+}
+
+static lab_launch *find_launch(lab_data *d, const char *name)
+{
+    for (int i = 0; i < d->launch_count; i++) {
+        if (strcmp(d->launches[i].name, name) == 0) {
+            return &d->launches[i];
+        }
+    }
+    return NULL;
+}
+
+static void read_lab(reader *r)
+{
+    double format = num(r, "format");
+    if (r->ok && format != LAB_RECORDS_FORMAT) {
+        fail(r,
+             "records format %.17g is unknown; this occ reads format %d (a newer occ-lab "
+             "wrote them?)",
+             format, LAB_RECORDS_FORMAT);
+    }
+}
+
+static void read_device(reader *r, lab_data *d)
+{
+    lab_device_info *v = &d->device;
+    text(r, "name", v->name, sizeof v->name);
+    v->cc_major = integer(r, "cc_major");
+    v->cc_minor = integer(r, "cc_minor");
+    v->sm_count = (int)whole(r, "sm_count", 0.0, LAB_MAX_SM_COUNT);
+    v->max_warps_per_sm = count(r, "max_warps_per_sm");
+    v->l2_bytes = total(r, "l2_bytes");
+    v->sm_clock_khz = integer(r, "sm_clock_khz");
+    v->peak_gb_per_s = integer(r, "peak_gb_per_s");
+    v->driver_version = integer(r, "driver_version");
+    v->runtime_version = integer(r, "runtime_version");
+    d->has_device = true;
+}
+
+static void read_ceiling(reader *r, lab_data *d)
+{
+    char method[32];
+    text(r, "method", method, sizeof method);
+    double bytes = num(r, "bytes");
+    double ms = num(r, "median_ms");
+    if (strcmp(method, "memcpy") == 0) {
+        d->memcpy_bytes = bytes;
+        d->memcpy_ms = ms;
+    } else if (strcmp(method, "copy_kernel") == 0) {
+        d->copy_kernel_bytes = bytes;
+        d->copy_kernel_ms = ms;
+    }
+}
+
+static void read_latency(reader *r, lab_data *d)
+{
+    char level[32];
+    text(r, "level", level, sizeof level);
+    double ns = num(r, "ns_per_load");
+    double cycles = num(r, "cycles_per_load");
+    if (strcmp(level, "dram") == 0) {
+        d->dram_ns = ns;
+        d->dram_cycles = cycles;
+    } else if (strcmp(level, "dram_64mib") == 0) {
+        d->dram_small_ns = ns;
+    } else if (strcmp(level, "l2") == 0) {
+        d->l2_ns = ns;
+        d->l2_cycles = cycles;
+    }
+}
+
+static void read_residency(reader *r, lab_data *d)
+{
+    if (!room(r, d->residency_count, r->kind)) {
+        return;
+    }
+    lab_residency_row *v = &d->residency[d->residency_count++];
+    text(r, "label", v->label, sizeof v->label);
+    v->items = count(r, "items");
+    v->launch_bound_min_blocks = count(r, "launch_bound_min_blocks");
+    v->dyn_smem_bytes = integer(r, "dyn_smem_bytes");
+    v->regs = count(r, "regs");
+    v->local_bytes = integer(r, "local_bytes");
+    v->blocks_per_sm = count(r, "blocks_per_sm");
+    v->warps_per_sm = count(r, "warps_per_sm");
+    v->max_warps_per_sm = count(r, "max_warps_per_sm");
+    v->loads_per_thread = count(r, "loads_per_thread");
+    v->bytes_per_load = count(r, "bytes_per_load");
+    v->bytes = num(r, "bytes");
+    v->median_ms = time_ms(r, "median_ms");
+    v->checked = flag(r, "checked");
+}
+
+static void read_blocksize(reader *r, lab_data *d)
+{
+    if (!room(r, d->blocksize_count, r->kind)) {
+        return;
+    }
+    lab_blocksize_row *v = &d->blocksize[d->blocksize_count++];
+    v->threads = count(r, "threads");
+    v->blocks_per_sm = count(r, "blocks_per_sm");
+    v->warps_per_sm = count(r, "warps_per_sm");
+    v->max_warps_per_sm = count(r, "max_warps_per_sm");
+    v->suggested = flag(r, "suggested");
+    v->bytes = num(r, "bytes");
+    v->median_ms = time_ms(r, "median_ms");
+    v->checked = flag(r, "checked");
+}
+
+static void read_spill(reader *r, lab_data *d)
+{
+    if (!room(r, d->spill_count, r->kind)) {
+        return;
+    }
+    lab_spill_row *v = &d->spill[d->spill_count++];
+    v->min_blocks = count(r, "min_blocks");
+    v->regs = count(r, "regs");
+    v->local_bytes = integer(r, "local_bytes");
+    v->blocks_per_sm = count(r, "blocks_per_sm");
+    v->warps_per_sm = count(r, "warps_per_sm");
+    v->max_warps_per_sm = count(r, "max_warps_per_sm");
+    v->median_ms = time_ms(r, "median_ms");
+    v->checked = flag(r, "checked");
+}
+
+static void read_launch(reader *r, lab_data *d)
+{
+    if (d->launch_count >= LAB_MAX_LAUNCHES) {
+        fail(r, "more than %d launch records", LAB_MAX_LAUNCHES);
+        return;
+    }
+    lab_launch *v = &d->launches[d->launch_count];
+    memset(v, 0, sizeof *v);
+    launch_name(r, v->name, sizeof v->name);
+    v->grid = (int)whole(r, "grid", 1.0, LAB_MAX_GRID);
+    v->threads = count(r, "threads");
+    v->blocks_per_sm = count(r, "blocks_per_sm");
+    v->warps_per_sm = count(r, "warps_per_sm");
+    v->max_warps_per_sm = count(r, "max_warps_per_sm");
+    v->sm_count = (int)whole(r, "sm_count", 1.0, LAB_MAX_SM_COUNT);
+    v->kernel_ms = num(r, "kernel_ms");
+    if (r->ok && find_launch(d, v->name) != NULL) {
+        fail(r, "a second launch record named '%s'", v->name);
+    }
+    if (!r->ok) {
+        return;
+    }
+    v->blocks = calloc((size_t)v->grid, sizeof *v->blocks);
+    if (v->blocks == NULL) {
+        fail(r, "out of memory for the %d blocks of launch '%s'", v->grid, v->name);
+        return;
+    }
+    d->launch_count++;
+}
+
+static void read_block(reader *r, lab_data *d)
+{
+    char name[32];
+    text(r, "launch", name, sizeof name);
+    int index = integer(r, "block");
+    int sm = integer(r, "sm");
+    double start_ns = num(r, "start_ns");
+    double end_ns = num(r, "end_ns");
+    if (!r->ok) {
+        return;
+    }
+    lab_launch *l = find_launch(d, name);
+    if (l == NULL || index < 0 || index >= l->grid) {
+        fail(r, "block %d of launch '%s' has no launch record or lies outside its grid", index,
+             name);
+        return;
+    }
+    /* occ-lab writes a launch's blocks in order, so blocks[0..count-1] are
+       exactly the ones read, whatever a damaged file repeats or leaves out */
+    if (index != l->block_count) {
+        fail(r, "block %d of launch '%s' is out of order (block %d comes next)", index, name,
+             l->block_count);
+        return;
+    }
+    lab_block *b = &l->blocks[index];
+    b->sm = sm;
+    b->start_ns = start_ns;
+    b->end_ns = end_ns;
+    l->block_count++;
+}
+
+static void read_record(reader *r, lab_data *d)
+{
+    const char *k = r->kind;
+    if (strcmp(k, "lab") == 0) {
+        read_lab(r);
+    } else if (strcmp(k, "device") == 0) {
+        read_device(r, d);
+    } else if (strcmp(k, "ceiling") == 0) {
+        read_ceiling(r, d);
+    } else if (strcmp(k, "latency") == 0) {
+        read_latency(r, d);
+    } else if (strcmp(k, "residency") == 0) {
+        read_residency(r, d);
+    } else if (strcmp(k, "blocksize_suggestion") == 0) {
+        d->suggested_threads = count(r, "threads");
+    } else if (strcmp(k, "blocksize") == 0) {
+        read_blocksize(r, d);
+    } else if (strcmp(k, "spill") == 0) {
+        read_spill(r, d);
+    } else if (strcmp(k, "launch") == 0) {
+        read_launch(r, d);
+    } else if (strcmp(k, "block") == 0) {
+        read_block(r, d);
+    } else if (strcmp(k, "verify") == 0) {
+        d->has_verify = true;
+        d->verify_kernels = count(r, "kernels");
+        d->verify_comparisons = total(r, "comparisons");
+        d->verify_mismatches = total(r, "mismatches");
+    } else if (strcmp(k, "error") == 0) {
+        text(r, "message", d->error, sizeof d->error);
+    } else if (strcmp(k, "done") == 0) {
+        d->done = true;
+    }
+    /* "verify_kernel", "verify_mismatch" and unknown kinds carry nothing
+       the analysis needs; they stay in the raw records. */
+}
+
+typedef enum line_status { LINE_READ, LINE_END, LINE_TOO_LONG, LINE_FAILED } line_status;
+
+/* The next line, without its '\n', into buf (LAB_MAX_LINE_BYTES + 1 bytes,
+   NUL-terminated; *len counts NUL bytes inside too). Stops reading at the
+   limit: a longer line is LINE_TOO_LONG with the rest left unread. */
+static line_status read_line(FILE *in, char *buf, size_t *len)
+{
+    size_t n = 0;
+    int c = EOF;
+    flockfile(in);
+    while (n < LAB_MAX_LINE_BYTES && (c = getc_unlocked(in)) != EOF && c != '\n') {
+        buf[n++] = (char)c;
+    }
+    /* at the limit: one more byte says whether the line ends there */
+    if (n == LAB_MAX_LINE_BYTES) {
+        c = getc_unlocked(in);
+    }
+    bool failed = ferror(in) != 0;
+    funlockfile(in);
+    buf[n] = '\0';
+    *len = n;
+    if (failed) {
+        return LINE_FAILED;
+    }
+    if (c == '\n' || (c == EOF && n > 0)) {
+        return LINE_READ;
+    }
+    return c == EOF ? LINE_END : LINE_TOO_LONG;
+}
+
+static bool blank(const char *line, size_t len)
+{
+    return strspn(line, " \t\r") == len;
+}
+
+bool lab_records_read(FILE *in, const char *name, lab_data *data, cli_error *err)
+{
+    memset(data, 0, sizeof *data);
+    char *line = malloc(LAB_MAX_LINE_BYTES + 1);
+    if (line == NULL) {
+        return cli_error_set(err, EXIT_DATA, "%s: out of memory", name);
+    }
+    reader r = {.name = name, .err = err, .ok = true};
+    while (r.ok) {
+        size_t len;
+        errno = 0;
+        line_status status = read_line(in, line, &len);
+        if (status == LINE_END) {
+            break;
+        }
+        r.line++;
+        if (status == LINE_FAILED) {
+            int e = errno;
+            r.kind = "";
+            fail(&r, "cannot read: %s", e != 0 ? strerror(e) : "read error");
+            break;
+        }
+        if (status == LINE_TOO_LONG) {
+            fail(&r,
+                 "longer than the limit of %d bytes (a record is one short JSON object a "
+                 "line)",
+                 LAB_MAX_LINE_BYTES);
+            break;
+        }
+        if (strlen(line) != len) {
+            fail(&r, "holds a NUL byte at byte %zu (records are JSON text)", strlen(line) + 1);
+            break;
+        }
+        if (blank(line, len)) {
+            continue;
+        }
+        json_error_t jerr;
+        r.obj = json_loadb(line, len, 0, &jerr);
+        if (r.obj == NULL || !json_is_object(r.obj)) {
+            fail(&r, "not a JSON object (%s)", r.obj == NULL ? jerr.text : "another JSON value");
+            json_decref(r.obj);
+            break;
+        }
+        json_t *kind = json_object_get(r.obj, "record");
+        if (!json_is_string(kind)) {
+            fail(&r, "no \"record\" kind");
+        } else {
+            r.kind = json_string_value(kind);
+            read_record(&r, data);
+        }
+        json_decref(r.obj);
+    }
+    free(line);
+    return r.ok;
+}
+
+void lab_data_free(lab_data *data)
+{
+    for (int i = 0; i < data->launch_count; i++) {
+        free(data->launches[i].blocks);
+        data->launches[i].blocks = NULL;
+    }
+    data->launch_count = 0;
+}
