@@ -9,7 +9,7 @@ CMAKE_FLAGS ?=
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 30
 
-.PHONY: all run web test test-release test-asan fuzz bench deps deps-test deps-web clean
+.PHONY: all run web test test-release test-asan fuzz bench format format-check deps deps-test deps-web clean
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -26,9 +26,17 @@ run: deps
 	@if [ -f $(BUILD)/web/index.html ]; then \
 	    echo; echo "The occupancy page: file://$(abspath $(BUILD))/web/index.html"; fi
 
-# Every test twice (warnings as errors, then under ASan + UBSan), with each
-# file parser's libFuzzer target run for FUZZ_SECONDS in between.
-test: deps-test test-release fuzz test-asan
+# The format check, every test twice (warnings as errors, then under ASan +
+# UBSan), with each file parser's libFuzzer target run for FUZZ_SECONDS in
+# between.
+test: deps-test format-check test-release fuzz test-asan
+
+# The C sources as .clang-format says (CONTRIBUTING.md).
+format-check:
+	@scripts/format.sh check
+
+format:
+	@scripts/format.sh fix
 
 test-release:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCC_WERROR=ON $(CMAKE_FLAGS) >/dev/null

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 build_pkgs=(gcc make cmake pkg-config libjansson-dev liblz4-dev libzstd-dev libiberty-dev)
-test_pkgs=(libcmocka-dev zlib1g-dev clang-14 lld-14 libclang-rt-14-dev chromium)
+test_pkgs=(libcmocka-dev zlib1g-dev clang-14 clang-format-14 lld-14 libclang-rt-14-dev chromium git)
 web_pkgs=(clang-14 lld-14)
 
 want=("${build_pkgs[@]}")
