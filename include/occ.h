@@ -82,6 +82,18 @@ typedef enum occ_latency_source {
     OCC_LATENCY_GIVEN = 4         /* the user gave it (e.g. in a --gpu-file) */
 } occ_latency_source;
 
+/* Where a device's GPC layout comes from. Append-only. */
+typedef enum occ_gpc_source {
+    OCC_GPC_UNKNOWN = 0,   /* no layout (gpc_count is 0): cluster counts are upper bounds */
+    OCC_GPC_MEASURED = 1,  /* occ measured it on that GPU (tests/gpu/cluster_probe.cu) */
+    OCC_GPC_PUBLISHED = 2, /* taken from published material, cited */
+    OCC_GPC_GIVEN = 3      /* the user gave it (e.g. in a --gpu-file) */
+} occ_gpc_source;
+
+/* GPCs a layout may list (a full GH100 has 8; the H200's cluster scheduler
+   sees 12 groups, tests/data/h200-clusters). */
+#define OCC_MAX_GPCS 32
+
 /*
  * Everything the occupancy calculation needs to know about one GPU, plus the
  * facts of a named product (SM count, clocks, memory) where known.
@@ -130,6 +142,14 @@ typedef struct occ_device {
     occ_latency_source mem_latency_source; /* where mem_latency_ns comes from */
     const char *mem_latency_citation;      /* static string: the source in a few
                                               words (docs/hardware.md); NULL: none */
+
+    /* The GPC layout as the cluster scheduler sees it (CC >= 9.0): the SMs of
+       each group whose SMs can hold the blocks of one cluster. gpc_count 0:
+       unknown, and occ's cluster answers are upper bounds (docs/occupancy-rules.md) */
+    int gpc_count;             /* 0 (unknown) .. OCC_MAX_GPCS */
+    int gpc_sms[OCC_MAX_GPCS]; /* SMs of each GPC; they add up to sm_count */
+    occ_gpc_source gpc_source; /* where the layout comes from */
+    const char *gpc_citation;  /* static string: the source in a few words; NULL: none */
 } occ_device;
 
 /*
@@ -201,6 +221,14 @@ typedef enum occ_partitioned_gc {
 /* occ_kernel.carveout_percent for "no preference" (the driver's default). */
 #define OCC_CARVEOUT_DEFAULT (-1)
 
+/* cudaClusterSchedulingPolicy, as the launch attribute
+   cudaLaunchAttributeClusterSchedulingPolicyPreference sets it. */
+typedef enum occ_cluster_policy {
+    OCC_CLUSTER_POLICY_DEFAULT = 0,       /* the driver's default */
+    OCC_CLUSTER_POLICY_SPREAD = 1,        /* a cluster's blocks on distinct SMs */
+    OCC_CLUSTER_POLICY_LOAD_BALANCING = 2 /* the hardware may put several on one SM */
+} occ_cluster_policy;
+
 /*
  * One kernel and its launch. Initialise with occ_kernel_init(), which sets
  * the driver's defaults, then set the fields you know.
@@ -222,10 +250,22 @@ typedef struct occ_kernel {
                                           Configuration Size"): overrides the
                                           carveout preference; aligned up to a
                                           carveout step. 0 = from the preference */
+    /* Thread-block clusters (CC >= 9.0): blocks per cluster in each dimension
+       (cudaLaunchAttributeClusterDimension or __cluster_dims__); cluster_x 0
+       (and y, z 1, the defaults): the launch has no clusters. occ_calc ignores them, as
+       cudaOccupancyMaxActiveBlocksPerMultiprocessor does; occ_cluster_calc
+       uses them. */
+    int cluster_x, cluster_y, cluster_z;
+    bool cluster_non_portable;         /* cudaFuncAttributeNonPortableClusterSizeAllowed:
+                                          clusters above 8 blocks, up to 16 */
+    occ_cluster_policy cluster_policy; /* default OCC_CLUSTER_POLICY_DEFAULT */
+    int max_blocks_per_cluster;        /* __launch_bounds__'s third value
+                                          (.maxclusterrank); 0 = none */
 } occ_kernel;
 
 /* Sets the driver's defaults: a 1x1x1 block, 1 barrier, default carveout,
-   opted in to the maximum dynamic shared memory, partitioned caching off. */
+   opted in to the maximum dynamic shared memory, partitioned caching off,
+   no clusters. */
 void occ_kernel_init(occ_kernel *kernel);
 
 /* ------------------------------------------------------------------------ */
@@ -482,6 +522,70 @@ size_t occ_explain_text(const occ_device *device, const occ_kernel *kernel, char
                         occ_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* The shared-memory configuration the driver picks at launch               */
+/* ------------------------------------------------------------------------ */
+
+/* cudaFuncSetCacheConfig's preference, with cudaFuncCache's values (Nsight's
+   launch__func_cache_config: CachePreferNone, ...). */
+typedef enum occ_cache_preference {
+    OCC_CACHE_PREFER_NONE = 0,   /* the default */
+    OCC_CACHE_PREFER_SHARED = 1, /* Triton sets it on kernels above 48 KB */
+    OCC_CACHE_PREFER_L1 = 2,     /* the API reads it as a 0% carveout */
+    OCC_CACHE_PREFER_EQUAL = 3   /* a 50% carveout, to the API and the driver */
+} occ_cache_preference;
+
+/* Which part of the rule decided (docs/occupancy-rules.md). Append-only. */
+typedef enum occ_smem_config_rule {
+    OCC_SMEM_CONFIG_FIXED = 0,         /* no carveout: shared memory is fixed */
+    OCC_SMEM_CONFIG_CARVEOUT = 1,      /* the kernel's carveout preference (or
+                                          cudaFuncCachePreferEqual's 50%) */
+    OCC_SMEM_CONFIG_PREFER_SHARED = 2, /* cudaFuncCachePreferShared: the largest */
+    OCC_SMEM_CONFIG_RESIDENT = 3,      /* one resident block, or blocks too large
+                                          to double (1024 threads; 32 - warps per
+                                          block at most): the smallest step
+                                          holding them */
+    OCC_SMEM_CONFIG_NO_SMEM = 4,       /* no shared memory of its own */
+    OCC_SMEM_CONFIG_TWICE = 5          /* twice the resident blocks, at most
+                                          32 - warps per block, capped */
+} occ_smem_config_rule;
+
+typedef struct occ_smem_config_result {
+    int config_bytes;          /* Nsight's "Shared Memory Configuration Size"
+                                  (launch__shared_mem_config_size) */
+    int target_bytes;          /* what the rule asked for, before the step up */
+    int resident_bytes;        /* resident blocks x allocation per block */
+    int sized_blocks;          /* the blocks the rule sized it for (0: not by blocks) */
+    int limit_shared_mem;      /* Nsight's Block Limit Shared Mem at config_bytes */
+    int blocks_per_sm;         /* resident blocks at config_bytes (Nsight's) */
+    int api_blocks_per_sm;     /* occ_calc's for the kernel as given, the cache
+                                  preference read as a carveout (the API's) */
+    int unified_cache_bytes;   /* L1 + shared memory per SM; 0 where unknown */
+    int l1_bytes;              /* the L1 the configuration leaves; 0 where unknown */
+    occ_smem_config_rule rule; /* which part of the rule decided */
+    bool measured;             /* the rule was measured for this case: compute
+                                  capability 9.0 (an H200), any cache
+                                  preference */
+} occ_smem_config_result;
+
+/*
+ * The shared-memory configuration the driver chooses when it launches the
+ * kernel, which the occupancy API does not model (it assumes the largest
+ * without a preference). Derived from 944 launches on an H200 and exact on
+ * all of them, then refined on 88 targeted launches that it missed 15 of,
+ * and now exact on all (docs/occupancy-rules.md, "The configuration at
+ * launch"); elsewhere a prediction (measured false). kernel->smem_config_bytes is
+ * ignored: this is what predicts it. Returns OCC_ERR_NOT_FOUND when no
+ * block fits (the launch fails), and occ_kernel_validate's errors.
+ */
+occ_status occ_launch_smem_config(const occ_device *device, const occ_kernel *kernel,
+                                  occ_cache_preference cache, occ_smem_config_result *out,
+                                  occ_error *err);
+
+/* "fixed", "carveout", "prefer_shared", "resident", "no_smem", "twice";
+   "unknown" outside the enum. */
+const char *occ_smem_config_rule_name(occ_smem_config_rule rule);
+
+/* ------------------------------------------------------------------------ */
 /* Waves: how a grid fills the GPU                                          */
 /* ------------------------------------------------------------------------ */
 
@@ -503,6 +607,134 @@ typedef struct occ_waves_result {
    count is not positive (zero resident blocks: the launch cannot run). */
 occ_status occ_launch_waves(int blocks_per_sm, int sm_count, long long grid_blocks,
                             occ_waves_result *out, occ_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Thread-block clusters: active clusters on the GPC layout                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The driver's cluster occupancy (cudaOccupancyMaxActiveClusters and
+ * cudaOccupancyMaxPotentialClusterSize), derived from an H200's answers and
+ * its measured GPC layout and held to them (tests/data/h200-clusters,
+ * docs/occupancy-rules.md "Clusters"):
+ *
+ *   b        = min(occ_calc's blocks per SM, 8): a cluster launch counts at
+ *              most 8 resident blocks per SM
+ *   clusters = sum over GPCs g of floor(SMs(g) x b / cluster size), counting
+ *              only GPCs with at least as many SMs as the cluster has blocks
+ *              (every GPC under OCC_CLUSTER_POLICY_LOAD_BALANCING)
+ *
+ * No cap of 16 applies: with cluster_non_portable the driver answers for
+ * clusters of up to 64 blocks by the same rule, though it refuses to launch
+ * one above 16 (launch_refused).
+ * A cluster's blocks share one GPC; the shape (1-D, 2-D, 3-D), the grid size
+ * and the carveout matter only through the size and the blocks per SM.
+ * Without a GPC layout (gpc_count 0) every SM counts as one GPC and the
+ * answers are upper bounds (exact false).
+ */
+
+/* Cluster sizes: the portable maximum, and the most with
+   cluster_non_portable [PG "Thread Block Clusters"; measured on an H200]. */
+#define OCC_CLUSTER_PORTABLE_MAX 8
+#define OCC_CLUSTER_NON_PORTABLE_MAX 16
+/* The largest cluster occ answers for: with cluster_non_portable the
+   driver's occupancy API answers up to 64 blocks (measured on an H200; the
+   launch refuses above 16, so occ flags launch_refused). */
+#define OCC_CLUSTER_OCCUPANCY_MAX 64
+
+typedef struct occ_cluster_result {
+    int cluster_x, cluster_y, cluster_z; /* the kernel's cluster shape */
+    int cluster_size;                    /* blocks per cluster: x * y * z */
+    bool launch_refused;                 /* above 16 blocks: the occupancy API answers,
+                                            but the launch fails with
+                                            cudaErrorInvalidClusterSize */
+    int blocks_per_sm;                   /* resident blocks per SM a cluster launch
+                                            counts: occ_calc's, at most 8 */
+    int max_active_clusters;             /* cudaOccupancyMaxActiveClusters */
+    int max_potential_cluster_size;      /* cudaOccupancyMaxPotentialClusterSize */
+    int active_blocks;                   /* max_active_clusters x cluster_size */
+    int active_sms;                      /* SMs that hold a block of an active cluster */
+    int sm_count;                        /* the device's SMs */
+    bool exact;                          /* false: the GPC layout is unknown and the
+                                            counts above are upper bounds */
+    occ_gpc_source gpc_source;           /* the device's */
+    int gpc_count;                       /* GPCs in the layout (1 when unknown: all SMs) */
+    int gpc_sms[OCC_MAX_GPCS];           /* SMs of each GPC, as the device lists them */
+    int gpc_clusters[OCC_MAX_GPCS];      /* active clusters in each GPC */
+    int gpc_active_sms[OCC_MAX_GPCS];    /* SMs of each GPC holding a block */
+} occ_cluster_result;
+
+/*
+ * Everything about the kernel's cluster launch on the device. The kernel
+ * must pass occ_kernel_validate and have a cluster shape (cluster_x, _y,
+ * _z all at least 1). OCC_ERR_INVALID_ARGUMENT, as the driver refuses the
+ * query (cudaErrorInvalidClusterSize), for a compute capability below 9.0,
+ * a cluster above 8 blocks without cluster_non_portable or above the
+ * kernel's max_blocks_per_cluster, and for one above 64 blocks (beyond what
+ * occ checked; sizes 17 to 64 are answered, flagged launch_refused);
+ * OCC_ERR_INVALID_DEVICE naming
+ * "sm_count" for a device without an SM count (a generic entry).
+ */
+occ_status occ_cluster_calc(const occ_device *device, const occ_kernel *kernel,
+                            occ_cluster_result *out, occ_error *err);
+
+/* cudaOccupancyMaxActiveClusters: occ_cluster_calc's max_active_clusters. */
+occ_status occ_max_active_clusters(const occ_device *device, const occ_kernel *kernel,
+                                   int *clusters, occ_error *err);
+
+/*
+ * cudaOccupancyMaxPotentialClusterSize: the largest cluster, up to 8 (16
+ * with cluster_non_portable), of which at least one can be active; 0 when no
+ * block fits. Like the driver it ignores the kernel's cluster shape and
+ * max_blocks_per_cluster (so it may name a size the launch refuses). Needs
+ * compute capability 9.0 and an SM count, as occ_cluster_calc.
+ */
+occ_status occ_max_potential_cluster_size(const occ_device *device, const occ_kernel *kernel,
+                                          int *size, occ_error *err);
+
+/* One point of the cluster-size curve (Nsight Compute's
+   launch__occupancy_per_cluster_size). */
+typedef struct occ_cluster_sweep_point {
+    int cluster_size;        /* x: blocks per cluster (1-D) */
+    int max_active_clusters; /* at this size */
+    int blocks_per_sm;       /* the cluster launch's resident blocks per SM */
+    double warps_per_sm;     /* resident warps per SM over the whole GPU with
+                                every active cluster resident: clusters x size
+                                x warps per block / SMs */
+    double occupancy;        /* warps_per_sm / max warps per SM */
+    int active_sms;          /* SMs holding a block */
+} occ_cluster_sweep_point;
+
+/* Sizes 1 .. 8 (16 with cluster_non_portable) for the kernel as it is
+   otherwise (its cluster shape is ignored; max_blocks_per_cluster, when set,
+   ends the curve). OCC_ERR_INVALID_ARGUMENT naming "points" when max_points
+   is below OCC_CLUSTER_NON_PORTABLE_MAX and the curve needs more. */
+occ_status occ_cluster_sweep(const occ_device *device, const occ_kernel *kernel,
+                             occ_cluster_sweep_point *points, int max_points, int *count,
+                             occ_error *err);
+
+/* The waves of a grid of grid_clusters clusters: occ_launch_waves with the
+   active clusters as one wave (persistent_grid_blocks then counts clusters:
+   multiply by cluster_size for blocks). */
+occ_status occ_cluster_waves(const occ_cluster_result *cluster, long long grid_clusters,
+                             occ_waves_result *out, occ_error *err);
+
+/* Bytes of occ_cluster_explain's text: far above the longest (a layout of
+   OCC_MAX_GPCS distinct GPCs; tests/test_clusters.c checks). */
+#define OCC_CLUSTER_TEXT_BYTES 2048
+
+/*
+ * The cluster answer in words, one paragraph without newlines: active
+ * clusters and SMs, which GPCs leave SMs idle at this size and how many,
+ * and the nearby sizes that keep more SMs busy; says when the counts are
+ * bounds. Returns the length; 0 on error with *err set
+ * (OCC_ERR_TEXT_TRUNCATED when cap is too small: buf holds the text cut).
+ */
+size_t occ_cluster_explain(const occ_device *device, const occ_kernel *kernel, char *buf,
+                           size_t cap, occ_error *err);
+
+/* "measured", "published", "given", "unknown" (also outside the enum). */
+const char *occ_gpc_source_name(occ_gpc_source source);
 
 /* ------------------------------------------------------------------------ */
 /* Latency model: Little's law for loads in flight                          */
@@ -632,6 +864,27 @@ const char *occ_latency_bound_name(occ_latency_bound bound);
 /* "measured", "published", "architecture", "given", "unknown" (also for a
    value outside the enum). Never NULL. */
 const char *occ_latency_source_name(occ_latency_source source);
+
+/* ------------------------------------------------------------------------ */
+/* Batches: many kernels on one device in one call                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * occ_calc(&devices[d], &kernels[i], &results[i]) for i in 0 .. count-1, in
+ * one call (for bindings whose per-call cost exceeds occ_calc's own), where
+ * d is device_index[i], or 0 for every kernel when device_index is NULL. A
+ * kernel that fails validation, or whose index is outside 0 ..
+ * device_count-1 (OCC_ERR_INVALID_ARGUMENT), gets an all-zero result and,
+ * when `statuses` is not NULL, its status in statuses[i]; the other kernels
+ * are still computed. Returns OCC_OK when every kernel passed, else the
+ * first failure's status, with *err naming its index ("kernel 12: threads
+ * 1100 exceed the 1024 per block of sm_90"). OCC_ERR_NULL_POINTER when
+ * devices is NULL, or kernels or results is NULL with count > 0;
+ * OCC_ERR_INVALID_ARGUMENT when device_count is below 1.
+ */
+occ_status occ_calc_batch(const occ_device *devices, int device_count, const int *device_index,
+                          const occ_kernel *kernels, size_t count, occ_result *results,
+                          occ_status *statuses, occ_error *err);
 
 #ifdef __cplusplus
 }

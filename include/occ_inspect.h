@@ -64,10 +64,12 @@ typedef enum occ_inspect_format {
     OCC_INSPECT_FORMAT_PTXAS_LOG = 1, /* `ptxas -v` / `nvcc --resource-usage` text */
     OCC_INSPECT_FORMAT_CUBIN = 2,     /* NVIDIA ELF (e_machine 190) */
     OCC_INSPECT_FORMAT_FATBIN = 3,    /* fatbin container(s), magic 0xBA55ED50 */
-    OCC_INSPECT_FORMAT_HOST_ELF = 4   /* any other ELF: executable or shared library */
+    OCC_INSPECT_FORMAT_HOST_ELF = 4,  /* any other ELF: executable or shared library */
+    OCC_INSPECT_FORMAT_ARCHIVE = 5,   /* static library (`ar`): every member is read */
+    OCC_INSPECT_FORMAT_BASELINE = 6   /* `occ inspect --save` JSON (schema occ.baseline) */
 } occ_inspect_format;
 
-/* "ptxas log", "cubin", "fatbin", "host ELF", "unknown". */
+/* "ptxas log", "cubin", "fatbin", "host ELF", "archive", "baseline", "unknown". */
 const char *occ_inspect_format_name(occ_inspect_format format);
 
 /* One input: a file by path, or bytes already in memory (then `path` is only
@@ -153,6 +155,11 @@ typedef struct occ_inspect_kernel {
     double occupancy;
     unsigned limiters; /* occ_limiter bits; 0 when no block fits */
     occ_zero_reason zero_reason;
+    int cluster_size;        /* blocks per cluster of the compiled __cluster_dims__, 0
+                                without: then the occupancy above is a cluster
+                                launch's (at most 8 blocks per SM, occ_cluster_calc) */
+    int max_active_clusters; /* occ_max_active_clusters on the GPU, when cluster_size
+                                is set; -1 without the GPU's SM count (sm_90) */
 } occ_inspect_kernel;
 
 /* Why reading failed: the input (index, -1 for none), where in it (byte

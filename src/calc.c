@@ -62,6 +62,12 @@ void occ_kernel_init(occ_kernel *k)
     k->max_dyn_smem_bytes = OCC_DYN_SMEM_OPTIN_MAX;
     k->partitioned_gc = OCC_PGC_OFF;
     k->smem_config_bytes = 0;
+    k->cluster_x = 0; /* no clusters: an ordinary launch */
+    k->cluster_y = 1;
+    k->cluster_z = 1;
+    k->cluster_non_portable = false;
+    k->cluster_policy = OCC_CLUSTER_POLICY_DEFAULT;
+    k->max_blocks_per_cluster = 0;
 }
 
 /* One pass over the usual case, so occ_calc pays for the full checks and

@@ -126,6 +126,21 @@ occ_status occ_device_validate(const occ_device *d, occ_error *err)
     CHECK(mem_bandwidth_gb_per_s, 0, 1000000, "0 (unknown) to 1000000");
     CHECK(l2_bytes, 0, 2147483647, "0 (unknown) or a byte count");
     CHECK(mem_latency_ns, 0, 1000000, "0 (unknown) to 1000000");
+    CHECK(gpc_count, 0, OCC_MAX_GPCS, "0 (unknown) to 32");
+    if (d->gpc_count > 0) {
+        long long gpc_total = 0;
+        for (int g = 0; g < d->gpc_count; g++) {
+            if (!check_range(err, "gpc_sms", d->gpc_sms[g], 1, 100000, "1 to 100000 SMs per GPC")) {
+                return OCC_ERR_INVALID_DEVICE;
+            }
+            gpc_total += d->gpc_sms[g];
+        }
+        /* The layout covers every SM, so cluster counts are exact. */
+        if (d->sm_count > 0 && gpc_total != d->sm_count) {
+            return occ__fail(err, OCC_ERR_INVALID_DEVICE, "gpc_sms",
+                             "gpc_sms: the SMs of all GPCs must add up to sm_count");
+        }
+    }
 #undef CHECK
     return OCC_OK;
 }

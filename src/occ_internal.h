@@ -88,6 +88,13 @@ static inline int occ__smem_block_limit(const occ_device *d, const occ_kernel *k
     return limit + d->smem_reserved_per_block_bytes;
 }
 
+/* The GPC layout of a named GPU (gpu_gpc.c), by its display name in
+   d->name; none (gpc_count 0, OCC_GPC_UNKNOWN) where the table has none.
+   The count and names let tests check every layout against the database. */
+void occ__gpc_layout_fill(occ_device *d);
+int occ__gpc_layout_count(void);
+const char *occ__gpc_layout_name(int index);
+
 /* The device's display name for messages: "sm_90" or "H200 (sm_90)". */
 void occ__device_label(const occ_device *device, char *out, size_t cap);
 

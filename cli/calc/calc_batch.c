@@ -234,7 +234,7 @@ static void bad_row(batch_state *s, const char *msg, const cli_io *io)
     csv_put_field_quoted(io->out, msg, true);
     fputc('\n', io->out);
     if (s->bad_rows++ == 0) {
-        snprintf(s->first_error, sizeof s->first_error, "line %lld: %s", s->csv.line, msg);
+        snprintf(s->first_error, sizeof s->first_error, "line %lld: %.400s", s->csv.line, msg);
     }
 }
 

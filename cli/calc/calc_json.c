@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calc_output.h"
+#include "cluster_output.h"
 
 #define CALC_SCHEMA_VERSION 1
 
@@ -62,6 +63,8 @@ json_t *gpu_to_json(const occ_device *d, bool named)
     json_object_set_new(gpu, "mem_latency_citation",
                         d->mem_latency_citation != NULL ? json_string(d->mem_latency_citation)
                                                         : json_null());
+    /* the GPCs as the cluster scheduler sees them (docs/occupancy-rules.md) */
+    json_object_set_new(gpu, "gpc_layout", gpc_layout_to_json(d));
     return gpu;
 }
 
@@ -112,6 +115,22 @@ static json_t *optin_json(int max_dyn)
     return json_integer(max_dyn);
 }
 
+/* The configuration the driver is predicted to choose at launch
+   (occ_launch_smem_config); null when --smem-config gave it or no block fits. */
+static json_t *launch_config_json(const occ_device *d, const occ_kernel *k)
+{
+    occ_smem_config_result c;
+    if (k->smem_config_bytes > 0 ||
+        occ_launch_smem_config(d, k, OCC_CACHE_PREFER_NONE, &c, NULL) != OCC_OK) {
+        return json_null();
+    }
+    return json_pack("{s:i, s:o, s:o, s:i, s:s, s:b}", "config_bytes", c.config_bytes, "l1_bytes",
+                     c.unified_cache_bytes > 0 ? json_integer(c.l1_bytes) : json_null(),
+                     "limit_shared_mem", limit_json(c.limit_shared_mem), "blocks_per_sm",
+                     c.blocks_per_sm, "rule", occ_smem_config_rule_name(c.rule), "measured",
+                     c.measured);
+}
+
 json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result *r)
 {
     static const char *const gc_names[] = {"off", "on", "strict"};
@@ -144,6 +163,9 @@ json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result 
         r->zero_reason == OCC_ZERO_NONE ? json_null()
                                         : json_string(occ_zero_reason_text(r->zero_reason)),
         "allocation", allocation);
+    json_object_set_new(result, "launch_smem_config", launch_config_json(d, k));
+    /* null without --cluster (docs/json.md) */
+    json_object_set_new(result, "cluster", cluster_to_json(d, k));
     return json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "schema", "occ.calc", "version",
                      CALC_SCHEMA_VERSION, "occ_version", occ_version(), "gpu",
                      gpu_to_json(d, gpu_is_named(d)), "kernel", kernel, "result", result);

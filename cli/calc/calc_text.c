@@ -132,6 +132,66 @@ void calc_print_optin_note(FILE *out, const occ_device *d, const occ_kernel *k, 
     }
 }
 
+/* The configuration the driver is predicted to choose at launch, which
+   Nsight's Block Limit Shared Mem uses, and the L1 it leaves. Not printed
+   when --smem-config gave the configuration. */
+static void print_launch_config(FILE *out, const occ_device *d, const occ_kernel *k,
+                                const occ_result *r)
+{
+    occ_smem_config_result c;
+    if (d->carveout_step_count == 0 || k->smem_config_bytes > 0 ||
+        occ_launch_smem_config(d, k, OCC_CACHE_PREFER_NONE, &c, NULL) != OCC_OK) {
+        return;
+    }
+    char a[32];
+    char b[32];
+    char why[160];
+    switch (c.rule) {
+    case OCC_SMEM_CONFIG_TWICE:
+        snprintf(why, sizeof why,
+                 "twice the %s its %d resident blocks take, capped at half of %s and rounded "
+                 "up to a step",
+                 cli_format_bytes(c.resident_bytes, a, sizeof a), r->blocks_per_sm,
+                 cli_format_bytes(d->smem_per_sm_bytes, b, sizeof b));
+        break;
+    case OCC_SMEM_CONFIG_NO_SMEM:
+        snprintf(why, sizeof why,
+                 "a kernel without shared memory of its own, sized for %d blocks: 4 x the %d "
+                 "its warps allow, within the block and barrier slots",
+                 c.sized_blocks, r->limit_warps);
+        break;
+    case OCC_SMEM_CONFIG_CARVEOUT:
+        snprintf(why, sizeof why, "the %d%% preference as the driver applies it",
+                 k->carveout_percent);
+        break;
+    default:
+        snprintf(why, sizeof why, "the smallest step that holds the %d resident %s",
+                 r->blocks_per_sm, blocks(r->blocks_per_sm));
+        break;
+    }
+    char l1[96] = "";
+    if (c.unified_cache_bytes > 0) {
+        char u[32];
+        snprintf(l1, sizeof l1, ", leaving %s of the SM's %s for L1",
+                 cli_format_bytes(c.l1_bytes, a, sizeof a),
+                 cli_format_bytes(c.unified_cache_bytes, u, sizeof u));
+    }
+    char limit[32];
+    char occupancy[96] = "";
+    if (c.blocks_per_sm != r->blocks_per_sm) {
+        snprintf(occupancy, sizeof occupancy,
+                 "; Nsight's theoretical occupancy is then %d blocks per SM", c.blocks_per_sm);
+    }
+    cli_print_wrappedf(out, 0,
+                       "At launch the driver configures %s (%s; %s)%s. "
+                       "Nsight's Block Limit Shared Mem there: %s%s. --smem-config takes "
+                       "Nsight's Shared Memory Configuration Size where it differs.",
+                       cli_format_bytes(c.config_bytes, b, sizeof b), why,
+                       c.measured ? "the rule measured on an H200"
+                                  : "a prediction: the rule was measured on an H200 only",
+                       l1, limit_text(c.limit_shared_mem, limit, sizeof limit), occupancy);
+}
+
 void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const occ_result *r)
 {
     char arch[16];
@@ -193,6 +253,7 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
                 k->carveout_percent == OCC_CARVEOUT_DEFAULT
                     ? "default"
                     : percent(k->carveout_percent / 100.0, c, sizeof c));
+        print_launch_config(out, d, k, r);
     }
     if (r->exceeds_launch_bounds) {
         cli_print_wrappedf(out, 0,

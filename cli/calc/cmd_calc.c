@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "calc_output.h"
+#include "cluster_output.h"
 #include "launch.h"
 #include "output.h"
 
@@ -94,6 +95,7 @@ int cmd_calc(int argc, char **argv, const cli_io *io)
         cli_print_json(io->out, calc_to_json(&dev, &la.kernel, &r));
     } else {
         calc_print_text(io->out, &dev, &la.kernel, &r);
+        cluster_print_text(io->out, &dev, &la.kernel); /* with --cluster */
     }
     return EXIT_OK;
 }

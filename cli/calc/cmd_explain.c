@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "calc_output.h"
+#include "cluster_output.h"
 #include "launch.h"
 #include "output.h"
 
@@ -151,6 +152,7 @@ int cmd_explain(int argc, char **argv, const cli_io *io)
             occ_explain_text(&dev, &la.kernel, text, sizeof text, &oerr) > 0 ? OCC_OK : oerr.status;
         if (status == OCC_OK) {
             print_explanation(io->out, &dev, &la.kernel, text);
+            cluster_print_text(io->out, &dev, &la.kernel); /* with --cluster */
         }
     }
     if (status != OCC_OK) {

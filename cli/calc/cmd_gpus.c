@@ -7,10 +7,12 @@
 #include "options.h"
 #include "output.h"
 
-enum { OPT_JSON, OPT_HELP, OPT_END };
+enum { OPT_JSON, OPT_NAMES, OPT_HELP, OPT_END };
 
 static const cli_option options[] = {
     [OPT_JSON] = {OPT_JSON, "json", NULL, "print every entry with all its fields as JSON"},
+    [OPT_NAMES] = {OPT_NAMES, "names", NULL,
+                   "print every name and alias --gpu takes, one a line (shell completion)"},
     [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help (also -h)"},
 };
 _Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per gpus option id");
@@ -18,11 +20,12 @@ _Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per gpu
 static const cli_help help = {
     .name = "gpus",
     .summary = "list the GPU database",
-    .usage = "occ gpus [--json]",
+    .usage = "occ gpus [--json | --names]",
     .description = "The GPU database: one generic entry per compute capability (5.0 to 12.1) and\n"
                    "named GPUs with their SM count, clocks, memory bandwidth, L2 and memory\n"
                    "latency. Any name or alias listed here works with --gpu.",
-    .examples = "occ gpus\nocc gpus --json | jq '.gpus[] | select(.sm_count > 100) | .name'",
+    .examples = "occ gpus\nocc gpus --names | grep -i h100\nocc gpus --json | jq '.gpus[] | "
+                "select(.sm_count > 100) | .name'",
 };
 
 static const cli_option_table tables[] = {{options, OPT_END}};
@@ -30,6 +33,7 @@ const cli_command_spec gpus_spec = {&help, tables, 1};
 
 typedef struct gpus_args {
     bool json;
+    bool names;
     bool help;
 } gpus_args;
 
@@ -38,6 +42,7 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     gpus_args *a = context;
     switch (id) {
     case OPT_JSON: a->json = true; return true;
+    case OPT_NAMES: a->names = true; return true;
     case OPT_HELP: a->help = true; return true;
     default: return cli_error_set(err, EXIT_USAGE, "argument '%.80s': is not an option", value);
     }
@@ -84,6 +89,21 @@ static void print_table(FILE *out)
             occ_gpu_count());
 }
 
+/* Each entry's name, then its aliases: what the shell completions offer
+   after --gpu. */
+static void print_names(FILE *out)
+{
+    for (int i = 0; i < occ_gpu_count(); i++) {
+        occ_device d;
+        const char *const *aliases;
+        occ_gpu_at(i, &d, NULL, &aliases, NULL);
+        fprintf(out, "%s\n", d.name);
+        for (int a = 0; aliases[a] != NULL; a++) {
+            fprintf(out, "%s\n", aliases[a]);
+        }
+    }
+}
+
 static void print_json(FILE *out)
 {
     json_t *list = json_array();
@@ -114,6 +134,10 @@ int cmd_gpus(int argc, char **argv, const cli_io *io)
     }
     if (a.help) {
         cli_print_help(io->out, &help, tables, 1);
+    } else if (a.json && a.names) {
+        return cli_fail(io, "gpus", EXIT_USAGE, "options --json and --names: choose one");
+    } else if (a.names) {
+        print_names(io->out);
     } else if (a.json) {
         print_json(io->out);
     } else {

@@ -285,6 +285,19 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
         in.warps_per_sm = calc.warps_per_sm;
         have_calc = true;
     }
+    /* A cluster launch keeps only its active clusters' SMs busy, with their
+       blocks spread over them (occ_cluster_calc). */
+    occ_cluster_result cluster;
+    if (la.cluster_given && occ_cluster_calc(&dev, &la.kernel, &cluster, &err) == OCC_OK &&
+        cluster.active_sms > 0) {
+        if (a.active == NULL) {
+            in.active_sms = cluster.active_sms;
+        }
+        if (have_calc) {
+            in.warps_per_sm =
+                (double)cluster.active_blocks * calc.warps_per_block / cluster.active_sms;
+        }
+    }
     occ_latency_result r;
     if (occ_latency_predict(&m, &in, &r, &err) != OCC_OK) {
         return cli_fail(io, "latency", EXIT_USAGE, "%s", err.message);

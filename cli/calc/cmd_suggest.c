@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "calc_output.h"
+#include "cluster_output.h"
 #include "launch.h"
 #include "output.h"
 #include "values.h"
@@ -323,11 +324,24 @@ int cmd_suggest(int argc, char **argv, const cli_io *io)
         }
         v.have_launch = true;
     }
+    /* With --cluster: the persistent cluster grid at the given block size,
+       or at the pick's (cluster_output.c). */
+    occ_kernel cluster_kernel = la.kernel;
+    if (!la.threads_given) {
+        cluster_kernel.block_x = v.pick.block_size > 0 ? v.pick.block_size : 32;
+        cluster_kernel.block_y = cluster_kernel.block_z = 1;
+    }
     if (a.json) {
         json_t *doc = advice_json(&dev, &a, &v);
+        if (la.cluster_given) {
+            cluster_print_persistent(io->out, &dev, &cluster_kernel, doc);
+        } else {
+            json_object_set_new(doc, "cluster", json_null());
+        }
         cli_print_json(io->out, doc);
     } else {
         print_text(io->out, &dev, &a, &la, &v);
+        cluster_print_persistent(io->out, &dev, &cluster_kernel, NULL); /* with --cluster */
     }
     return EXIT_OK;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "calc_output.h"
+#include "cluster_output.h"
 #include "launch.h"
 #include "output.h"
 #include "svg.h"
@@ -31,7 +32,7 @@ _Static_assert(sizeof options / sizeof options[0] == OPT_END - LAUNCH_OPTION_COU
 static const cli_help help = {
     .name = "sweep",
     .summary = "resident warps as one input varies (Nsight's occupancy charts)",
-    .usage = "occ sweep regs|smem|threads|barriers --gpu NAME --threads N [--regs N] "
+    .usage = "occ sweep regs|smem|threads|barriers|cluster --gpu NAME --threads N [--regs N] "
              "[--smem BYTES] [options]",
     .description =
         "Resident warps per SM as one input varies and the others stay as given: the\n"
@@ -41,10 +42,15 @@ static const cli_help help = {
         "curve, as Nsight holds the launch's; give Nsight's with --smem-config to match\n"
         "its chart. The smem axis is bytes per block as allocated (static + dynamic +\n"
         "the driver's reserve). The current configuration is marked. The axis may come\n"
-        "anywhere among the options.",
+        "anywhere among the options.\n"
+        "\n"
+        "The cluster axis gives the active clusters at each cluster size 1..8 (16 with\n"
+        "--cluster-non-portable), as Nsight's launch__occupancy_per_cluster_size: CSV\n"
+        "value,max_active_clusters,blocks_per_sm,warps_per_sm,occupancy.",
     .examples = "occ sweep regs --gpu H200 --threads 256 --regs 64 --smem 16K\n"
                 "occ sweep smem --gpu A100 --threads 128 --regs 32 --csv\n"
-                "occ sweep threads --gpu H200 --regs 40 --threads 768 --svg threads.svg",
+                "occ sweep threads --gpu H200 --regs 40 --threads 768 --svg threads.svg\n"
+                "occ sweep cluster --gpu H200 --threads 128 --dyn-smem 200K --cluster-non-portable",
 };
 
 static const cli_option_table tables[] = {LAUNCH_OPTION_TABLE,
@@ -69,6 +75,8 @@ static const struct {
     {"barriers", OCC_SWEEP_BARRIERS, "barriers per block"},
 };
 #define AXIS_COUNT ((int)(sizeof axes / sizeof axes[0]))
+/* The cluster-size axis: active clusters, not an occ_sweep axis (cluster_output.c). */
+#define AXIS_CLUSTER AXIS_COUNT
 
 static bool on_option(int id, const char *value, void *context, cli_error *err)
 {
@@ -88,8 +96,13 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
                 return true;
             }
         }
+        if (strcmp(value, "cluster") == 0) {
+            a->axis_index = AXIS_CLUSTER;
+            return true;
+        }
         return cli_error_set(err, EXIT_USAGE,
-                             "axis '%.80s': is not one of regs, smem, threads, barriers", value);
+                             "axis '%.80s': is not one of regs, smem, threads, barriers, cluster",
+                             value);
     default: return cli_error_set(err, EXIT_USAGE, "argument '%.80s': is not an option", value);
     }
 }
@@ -242,7 +255,7 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
     }
     if (a.axis_index < 0) {
         return cli_fail(io, "sweep", EXIT_USAGE,
-                        "the axis is required: occ sweep regs|smem|threads|barriers ...");
+                        "the axis is required: occ sweep regs|smem|threads|barriers|cluster ...");
     }
     if (a.csv && a.json) {
         return cli_fail(io, "sweep", EXIT_USAGE, "options --csv and --json: choose one");
@@ -250,6 +263,14 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
     occ_device dev;
     if (!launch_resolve(&cmd, io, &la, &dev, &err)) {
         return cli_report(io, "sweep", &err);
+    }
+    if (a.axis_index == AXIS_CLUSTER) {
+        if (a.svg_path != NULL) {
+            return cli_fail(io, "sweep", EXIT_USAGE, "option --svg: not for the cluster axis");
+        }
+        return cluster_sweep_print(io->out, &dev, &la.kernel, a.csv, a.json, &err)
+                   ? EXIT_OK
+                   : cli_report(io, "sweep", &err);
     }
     static occ_sweep_point points[MAX_POINTS];
     int n = 0;

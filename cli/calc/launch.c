@@ -32,6 +32,13 @@ const cli_option launch_options[LAUNCH_OPTION_COUNT] = {
     [LAUNCH_SMEM_CONFIG] = {LAUNCH_SMEM_CONFIG, "smem-config", "BYTES",
                             "the SM's shared memory configuration, as Nsight shows it (default: "
                             "the carveout's)"},
+    [LAUNCH_CLUSTER] = {LAUNCH_CLUSTER, "cluster", "N",
+                        "thread-block cluster: blocks per cluster, 2, or a shape 2x2x1 (CC 9.0+)"},
+    [LAUNCH_CLUSTER_NON_PORTABLE] = {LAUNCH_CLUSTER_NON_PORTABLE, "cluster-non-portable", NULL,
+                                     "cudaFuncAttributeNonPortableClusterSizeAllowed: clusters "
+                                     "above 8 blocks"},
+    [LAUNCH_CLUSTER_POLICY] = {LAUNCH_CLUSTER_POLICY, "cluster-policy", "POLICY",
+                               "cluster scheduling: default, spread, load-balancing"},
     [LAUNCH_HELP] = {LAUNCH_HELP, "help", NULL, "show this help (also -h)"},
 };
 _Static_assert(sizeof launch_options / sizeof launch_options[0] == LAUNCH_OPTION_COUNT,
@@ -41,6 +48,41 @@ void launch_args_init(launch_args *a)
 {
     memset(a, 0, sizeof *a);
     occ_kernel_init(&a->kernel);
+}
+
+/* "2", "4x2" or "2x2x2": each dimension 1..64 (the most the driver's
+   occupancy API was asked about; libocc checks the product). */
+static bool parse_cluster(const char *text, occ_kernel *k, cli_error *err)
+{
+    int dims[3] = {1, 1, 1};
+    int n = 0;
+    for (const char *p = text;; n++) {
+        size_t len = strcspn(p, "xX");
+        char part[24];
+        long long v;
+        cli_error why;
+        if (n == 3 || len == 0 || len >= sizeof part) {
+            return cli_error_set(err, EXIT_USAGE,
+                                 "'%.40s' is not a cluster such as 2, 4x2 or 2x2x2 (blocks per "
+                                 "cluster in x, y, z)",
+                                 text);
+        }
+        memcpy(part, p, len);
+        part[len] = '\0';
+        if (!cli_parse_int(part, 1, OCC_CLUSTER_OCCUPANCY_MAX, &v, &why)) {
+            return cli_error_set(err, EXIT_USAGE, "blocks per cluster: '%.40s': %s", text,
+                                 why.message);
+        }
+        dims[n] = (int)v;
+        if (p[len] == '\0') {
+            break;
+        }
+        p += len + 1;
+    }
+    k->cluster_x = dims[0];
+    k->cluster_y = dims[1];
+    k->cluster_z = dims[2];
+    return true;
 }
 
 bool launch_apply(int id, const char *value, launch_args *a, cli_error *err)
@@ -116,6 +158,20 @@ bool launch_apply(int id, const char *value, launch_args *a, cli_error *err)
             return cli_error_set(err, EXIT_USAGE, "'%.40s' is not one of off, on, strict", value);
         }
         return true;
+    case LAUNCH_CLUSTER: a->cluster_given = true; return parse_cluster(value, k, err);
+    case LAUNCH_CLUSTER_NON_PORTABLE: k->cluster_non_portable = true; return true;
+    case LAUNCH_CLUSTER_POLICY:
+        if (strcmp(value, "default") == 0) {
+            k->cluster_policy = OCC_CLUSTER_POLICY_DEFAULT;
+        } else if (strcmp(value, "spread") == 0) {
+            k->cluster_policy = OCC_CLUSTER_POLICY_SPREAD;
+        } else if (strcmp(value, "load-balancing") == 0) {
+            k->cluster_policy = OCC_CLUSTER_POLICY_LOAD_BALANCING;
+        } else {
+            return cli_error_set(err, EXIT_USAGE,
+                                 "'%.40s' is not one of default, spread, load-balancing", value);
+        }
+        return true;
     case LAUNCH_HELP: a->help = true; return true;
     case LAUNCH_OPTION_COUNT: break;
     }
@@ -168,6 +224,17 @@ bool launch_resolve(const launch_command *cmd, const cli_io *io, launch_args *ar
     occ_error oerr;
     if (occ_kernel_validate(dev, &args->kernel, &oerr) != OCC_OK) {
         return cli_error_set(err, EXIT_USAGE, "%s", oerr.message);
+    }
+    /* A cluster the driver would refuse (or a GPU without clusters or an SM
+       count) is a usage error of --cluster, before any output. */
+    occ_cluster_result cluster;
+    if (args->cluster_given && occ_cluster_calc(dev, &args->kernel, &cluster, &oerr) != OCC_OK) {
+        bool portable_cap =
+            !args->kernel.cluster_non_portable &&
+            args->kernel.cluster_x * args->kernel.cluster_y * args->kernel.cluster_z >
+                OCC_CLUSTER_PORTABLE_MAX;
+        return cli_error_set(err, EXIT_USAGE, "option --cluster: %s%s", oerr.message,
+                             portable_cap ? "; allow it with --cluster-non-portable" : "");
     }
     return true;
 }

@@ -23,6 +23,9 @@ enum launch_option_id {
     LAUNCH_OPTIN,
     LAUNCH_PGC,
     LAUNCH_SMEM_CONFIG,
+    LAUNCH_CLUSTER,
+    LAUNCH_CLUSTER_NON_PORTABLE,
+    LAUNCH_CLUSTER_POLICY,
     LAUNCH_HELP,
     LAUNCH_OPTION_COUNT
 };
@@ -40,7 +43,8 @@ typedef struct launch_args {
     const char *gpu;
     const char *gpu_file;
     bool threads_given;
-    bool any_given; /* any launch option but --help */
+    bool cluster_given; /* --cluster: kernel.cluster_x/_y/_z are set */
+    bool any_given;     /* any launch option but --help */
     bool help;
 } launch_args;
 

@@ -178,6 +178,27 @@ static bool apply_fields(const gpu_file *f, occ_device *dev, cli_error *err)
             dev->partitioned_gc = json_is_true(value);
             continue;
         }
+        if (strcmp(key, "gpc_sms") == 0) {
+            /* the GPC layout, SMs per GPC (docs/gpu-file.md); null: unknown */
+            size_t n = json_array_size(value);
+            if (json_is_null(value)) {
+                dev->gpc_count = 0;
+                continue;
+            }
+            if (!json_is_array(value) || n == 0 || n > OCC_MAX_GPCS) {
+                return fail(err, f, key,
+                            "must be null or an array of 1 to 32 SM counts, one per GPC");
+            }
+            for (size_t i = 0; i < n; i++) {
+                char element[48];
+                snprintf(element, sizeof element, "gpc_sms[%zu]", i);
+                if (!int_value(f, element, json_array_get(value, i), &dev->gpc_sms[i], err)) {
+                    return false;
+                }
+            }
+            dev->gpc_count = (int)n;
+            continue;
+        }
         if (strcmp(key, "carveout_steps_bytes") == 0) {
             size_t n = json_array_size(value);
             if (!json_is_array(value) || n > OCC_MAX_CARVEOUT_STEPS) {
@@ -262,6 +283,16 @@ bool cli_gpu_from_json(const char *text, size_t size, const char *name, occ_devi
             fail(err, &f, "name", "is required");
         } else {
             derive_defaults(&f, &dev);
+            if (given(&f, "gpc_sms")) {
+                /* the author's layout */
+                dev.gpc_source = dev.gpc_count > 0 ? OCC_GPC_GIVEN : OCC_GPC_UNKNOWN;
+                dev.gpc_citation = NULL;
+            } else if (given(&f, "sm_count") && dev.gpc_count > 0) {
+                /* the base's layout belongs to the base's SM count */
+                dev.gpc_count = 0;
+                dev.gpc_source = OCC_GPC_UNKNOWN;
+                dev.gpc_citation = NULL;
+            }
             if (given(&f, "mem_latency_ns")) {
                 /* the author's number: no citation of the base's applies */
                 dev.mem_latency_source =

@@ -47,8 +47,8 @@ void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_arg
     (void)args;
     fputs("arch,name,regs,smem,stack,frame,spill_store_bytes,spill_load_bytes,"
           "spill_instructions,barriers,max_threads,req_threads,max_regs,cluster_dims,"
-          "param_bytes,kind,count,gpu,threads,blocks_per_sm,warps_per_sm,occupancy,limiter,"
-          "mangled\n",
+          "param_bytes,kind,count,gpu,threads,blocks_per_sm,warps_per_sm,occupancy,cluster,"
+          "max_active_clusters,limiter,mangled\n",
           out);
     for (size_t i = 0; i < occ_inspect_kernel_count(r); i++) {
         const occ_inspect_kernel *f = occ_inspect_kernel_at(r, i);
@@ -77,6 +77,16 @@ void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_arg
                     f->occupancy);
         } else {
             fputs(",,,,,", out);
+        }
+        /* cluster: blocks per cluster of a compiled cluster (empty without) */
+        if (f->has_occupancy && f->cluster_size > 0) {
+            fprintf(out, "%d,", f->cluster_size);
+            if (f->max_active_clusters >= 0) {
+                fprintf(out, "%d", f->max_active_clusters);
+            }
+            fputc(',', out);
+        } else {
+            fputs(",,", out);
         }
         put_field(out, inspect_limiter_text(f, limiter, sizeof limiter));
         fputc(',', out);

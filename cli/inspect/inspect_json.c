@@ -91,6 +91,17 @@ static void occupancy_json(json_stream *s, const occ_inspect_kernel *k)
     } else {
         json_stream_cstring(s, occ_zero_reason_text(k->zero_reason));
     }
+    /* a compiled cluster: its size and the active clusters (docs/json.md) */
+    key(s, "cluster");
+    if (k->cluster_size > 0) {
+        json_stream_lit(s, "{\"size\":");
+        json_stream_int(s, k->cluster_size);
+        key(s, "max_active_clusters");
+        int_or_null(s, k->max_active_clusters, k->max_active_clusters >= 0);
+        json_stream_raw(s, "}", 1);
+    } else {
+        json_stream_lit(s, "null");
+    }
     json_stream_raw(s, "}", 1);
 }
 

@@ -90,6 +90,30 @@ void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_option
     row->has_occupancy = true;
     snprintf(row->gpu, sizeof row->gpu, "%s", dev.name);
     row->threads = threads;
+    row->max_active_clusters = -1;
+    if (row->cluster_dims[0] > 0) {
+        /* A kernel with __cluster_dims__ always launches as clusters, and a
+           cluster launch holds at most 8 blocks per SM (occ_cluster_calc). */
+        k.cluster_x = row->cluster_dims[0];
+        k.cluster_y = row->cluster_dims[1] > 0 ? row->cluster_dims[1] : 1;
+        k.cluster_z = row->cluster_dims[2] > 0 ? row->cluster_dims[2] : 1;
+        k.cluster_non_portable = k.cluster_x * k.cluster_y * k.cluster_z > OCC_CLUSTER_PORTABLE_MAX;
+        k.max_blocks_per_cluster = row->max_cluster_rank;
+        occ_device counted = dev;
+        if (counted.sm_count <= 0) {
+            /* the per-SM cap needs no SM count; the cluster count does */
+            counted.sm_count = 1;
+            counted.gpc_count = 0;
+        }
+        occ_cluster_result c;
+        if (occ_cluster_calc(&counted, &k, &c, NULL) == OCC_OK) {
+            row->cluster_size = c.cluster_size;
+            row->max_active_clusters = dev.sm_count > 0 ? c.max_active_clusters : -1;
+            r.blocks_per_sm = c.blocks_per_sm;
+            r.warps_per_sm = c.blocks_per_sm * r.warps_per_block;
+            r.occupancy = (double)r.warps_per_sm / r.max_warps_per_sm;
+        }
+    }
     row->blocks_per_sm = r.blocks_per_sm;
     row->warps_per_sm = r.warps_per_sm;
     row->max_warps_per_sm = r.max_warps_per_sm;

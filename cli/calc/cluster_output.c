@@ -1,0 +1,225 @@
+/*
+ * cluster_output.c - cluster launches in the kernel-launch commands
+ * (cluster_output.h). Every number comes from libocc's occ_cluster_calc,
+ * occ_cluster_sweep and occ_cluster_explain.
+ */
+#include <string.h>
+
+#include "calc_output.h"
+#include "cluster_output.h"
+#include "output.h"
+
+static const char *policy_name(occ_cluster_policy policy)
+{
+    switch (policy) {
+    case OCC_CLUSTER_POLICY_SPREAD: return "spread";
+    case OCC_CLUSTER_POLICY_LOAD_BALANCING: return "load-balancing";
+    case OCC_CLUSTER_POLICY_DEFAULT: break;
+    }
+    return "default";
+}
+
+static bool has_cluster(const occ_kernel *k)
+{
+    return k->cluster_x != 0 || k->cluster_y != 1 || k->cluster_z != 1;
+}
+
+json_t *gpc_layout_to_json(const occ_device *d)
+{
+    json_t *sms = json_null();
+    if (d->gpc_count > 0) {
+        sms = json_array();
+        for (int g = 0; g < d->gpc_count; g++) {
+            json_array_append_new(sms, json_integer(d->gpc_sms[g]));
+        }
+    }
+    return json_pack(
+        "{s:s, s:o, s:o}", "source",
+        occ_gpc_source_name(d->gpc_count > 0 ? d->gpc_source : OCC_GPC_UNKNOWN), "citation",
+        d->gpc_citation != NULL ? json_string(d->gpc_citation) : json_null(), "gpc_sms", sms);
+}
+
+json_t *cluster_to_json(const occ_device *d, const occ_kernel *k)
+{
+    occ_cluster_result r;
+    if (!has_cluster(k) || occ_cluster_calc(d, k, &r, NULL) != OCC_OK) {
+        return json_null();
+    }
+    json_t *gpcs = json_array();
+    for (int g = 0; g < r.gpc_count; g++) {
+        json_array_append_new(gpcs,
+                              json_pack("{s:i, s:i, s:i}", "sms", r.gpc_sms[g], "clusters",
+                                        r.gpc_clusters[g], "active_sms", r.gpc_active_sms[g]));
+    }
+    return json_pack("{s:[i,i,i], s:i, s:b, s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:b, s:b, s:o}",
+                     "dims", r.cluster_x, r.cluster_y, r.cluster_z, "size", r.cluster_size,
+                     "non_portable", k->cluster_non_portable, "policy",
+                     policy_name(k->cluster_policy), "blocks_per_sm", r.blocks_per_sm,
+                     "max_active_clusters", r.max_active_clusters, "max_potential_cluster_size",
+                     r.max_potential_cluster_size, "active_blocks", r.active_blocks, "active_sms",
+                     r.active_sms, "gpc_layout_source", occ_gpc_source_name(r.gpc_source), "exact",
+                     r.exact, "launch_refused", r.launch_refused, "gpcs", gpcs);
+}
+
+void cluster_print_text(FILE *out, const occ_device *d, const occ_kernel *k)
+{
+    if (!has_cluster(k)) {
+        return;
+    }
+    char text[OCC_CLUSTER_TEXT_BYTES];
+    occ_error err;
+    fprintf(out, "\nClusters\n");
+    if (occ_cluster_explain(d, k, text, sizeof text, &err) == 0) {
+        cli_print_wrappedf(out, 0, "(no cluster answer: %s)", err.message);
+        return;
+    }
+    cli_print_wrapped(out, text, 0);
+}
+
+static json_t *sweep_doc(const occ_device *d, const occ_kernel *k, const occ_cluster_sweep_point *p,
+                         int n)
+{
+    occ_result r;
+    occ_calc(d, k, &r, NULL);
+    json_t *doc = calc_to_json(d, k, &r);
+    json_object_set_new(doc, "schema", json_string("occ.sweep"));
+    json_object_del(doc, "result");
+    json_object_set_new(doc, "axis", json_string("cluster"));
+    occ_cluster_result c;
+    occ_kernel one = *k;
+    one.cluster_x = 1;
+    one.cluster_y = one.cluster_z = 1;
+    occ_cluster_calc(d, &one, &c, NULL);
+    json_object_set_new(doc, "exact", json_boolean(c.exact));
+    json_object_set_new(doc, "gpc_layout_source", json_string(occ_gpc_source_name(c.gpc_source)));
+    json_object_set_new(doc, "current",
+                        has_cluster(k) ? json_integer(k->cluster_x * k->cluster_y * k->cluster_z)
+                                       : json_null());
+    json_t *points = json_array();
+    for (int i = 0; i < n; i++) {
+        json_array_append_new(
+            points, json_pack("{s:i, s:i, s:i, s:f, s:f, s:i}", "value", p[i].cluster_size,
+                              "max_active_clusters", p[i].max_active_clusters, "blocks_per_sm",
+                              p[i].blocks_per_sm, "warps_per_sm", p[i].warps_per_sm, "occupancy",
+                              p[i].occupancy, "active_sms", p[i].active_sms));
+    }
+    json_object_set_new(doc, "points", points);
+    return doc;
+}
+
+bool cluster_sweep_print(FILE *out, const occ_device *d, const occ_kernel *k, bool csv, bool json,
+                         cli_error *err)
+{
+    occ_cluster_sweep_point p[OCC_CLUSTER_NON_PORTABLE_MAX];
+    int n = 0;
+    occ_error oerr;
+    if (occ_cluster_sweep(d, k, p, OCC_CLUSTER_NON_PORTABLE_MAX, &n, &oerr) != OCC_OK) {
+        return cli_error_set(err, EXIT_USAGE, "axis cluster: %s", oerr.message);
+    }
+    if (csv) {
+        fprintf(out, "value,max_active_clusters,blocks_per_sm,warps_per_sm,occupancy\n");
+        for (int i = 0; i < n; i++) {
+            fprintf(out, "%d,%d,%d,%.6g,%.6g\n", p[i].cluster_size, p[i].max_active_clusters,
+                    p[i].blocks_per_sm, p[i].warps_per_sm, p[i].occupancy);
+        }
+        return true;
+    }
+    if (json) {
+        cli_print_json(out, sweep_doc(d, k, p, n));
+        return true;
+    }
+    int current = has_cluster(k) ? k->cluster_x * k->cluster_y * k->cluster_z : 0;
+    occ_kernel one = *k;
+    one.cluster_x = 1;
+    one.cluster_y = one.cluster_z = 1;
+    occ_cluster_result c;
+    occ_cluster_calc(d, &one, &c, NULL);
+    fprintf(out,
+            "%s: active clusters vs cluster size (%d %s per SM in a cluster launch; GPC "
+            "layout %s%s)\n\n",
+            d->name, p[0].blocks_per_sm, p[0].blocks_per_sm == 1 ? "block" : "blocks",
+            occ_gpc_source_name(c.gpc_source), c.exact ? "" : ": the counts are upper bounds");
+    fprintf(out, "%5s %9s %8s %9s %9s %10s\n", "size", "clusters", "blocks", "busy SMs", "warps/SM",
+            "occupancy");
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "%5d %9d %8d %9d %9.2f %9.1f%%%s\n", p[i].cluster_size,
+                p[i].max_active_clusters, p[i].max_active_clusters * p[i].cluster_size,
+                p[i].active_sms, p[i].warps_per_sm, p[i].occupancy * 100.0,
+                p[i].cluster_size == current ? "  <- current" : "");
+    }
+    fprintf(out, "\n");
+    cli_print_wrapped(out,
+                      "warps/SM: the warps of every active cluster's blocks spread over all "
+                      "SMs, the most a grid of this kernel keeps resident at once.",
+                      0);
+    return true;
+}
+
+void cluster_print_persistent(FILE *out, const occ_device *d, const occ_kernel *k, json_t *doc)
+{
+    if (!has_cluster(k)) {
+        return;
+    }
+    occ_cluster_result r;
+    occ_error err;
+    if (occ_cluster_calc(d, k, &r, &err) != OCC_OK) {
+        if (doc != NULL) {
+            json_object_set_new(doc, "cluster", json_null());
+        } else {
+            cli_print_wrappedf(out, 0, "\nClusters: %s", err.message);
+        }
+        return;
+    }
+    int size = r.cluster_size;
+    int by_sms = d->sm_count / size;
+    /* With equal work per cluster, a grid of G clusters on A active takes
+       ceil(G / A) rounds of 1/G of the work: ceil(G / A) x A / G times the
+       persistent grid's time (measured on an H200 for sizes 1 to 16:
+       docs/results/h200/cluster-persistent.csv). */
+    long long rounds = by_sms > 0 && r.max_active_clusters > 0
+                           ? (by_sms + r.max_active_clusters - 1) / r.max_active_clusters
+                           : 0;
+    double ratio = by_sms > 0 ? (double)rounds * r.max_active_clusters / by_sms : 0.0;
+    if (doc != NULL) {
+        json_object_set_new(
+            doc, "cluster",
+            json_pack("{s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I, s:f, s:b, s:s}", "dims",
+                      r.cluster_x, r.cluster_y, r.cluster_z, "size", size, "blocks_per_sm",
+                      r.blocks_per_sm, "max_active_clusters", r.max_active_clusters,
+                      "persistent_grid_blocks", r.active_blocks, "active_sms", r.active_sms,
+                      "sm_grid_clusters", by_sms, "sm_grid_blocks", by_sms * size, "sm_grid_rounds",
+                      (json_int_t)rounds, "sm_grid_time_ratio", ratio, "exact", r.exact,
+                      "gpc_layout_source", occ_gpc_source_name(r.gpc_source)));
+        return;
+    }
+    fprintf(out, "\n");
+    if (r.max_active_clusters == 0) {
+        cli_print_wrappedf(out, 0,
+                           "Clusters of %d blocks: none can be active on %s (no GPC holds one "
+                           "at %d blocks per SM).",
+                           size, d->name, r.blocks_per_sm);
+        return;
+    }
+    cli_print_wrappedf(out, 0,
+                       "Clusters of %d blocks: %s%d active at once (%d %s per SM in a cluster "
+                       "launch), %d of %d SMs busy. Persistent grid: %d clusters = %d blocks.",
+                       size, r.exact ? "" : "at most ", r.max_active_clusters, r.blocks_per_sm,
+                       r.blocks_per_sm == 1 ? "block" : "blocks", r.active_sms, r.sm_count,
+                       r.max_active_clusters, r.active_blocks);
+    if (by_sms > 0 && by_sms != r.max_active_clusters) {
+        cli_print_wrappedf(out, 0,
+                           "A grid sized by SMs, %d / %d = %d clusters (%d blocks), %s; with "
+                           "equal work per cluster it takes %.2fx the persistent grid's time.",
+                           d->sm_count, size, by_sms, by_sms * size,
+                           by_sms > r.max_active_clusters ? "runs in rounds: not every cluster "
+                                                            "fits at once"
+                                                          : "leaves active cluster slots empty",
+                           ratio);
+    }
+    if (!r.exact) {
+        cli_print_wrapped(out,
+                          "The GPC layout of this GPU is unknown: these are upper bounds; "
+                          "cudaOccupancyMaxActiveClusters on the GPU gives the real count.",
+                          0);
+    }
+}
