@@ -19,7 +19,7 @@ seconds=${2:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 status=0
 
-for target in gpu_file batch ptxas_log cubin fatbin host_elf; do
+for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline ncu; do
     binary="$build/fuzz_$target"
     if [ ! -x "$binary" ]; then
         echo "run.sh: $binary is missing; configure the build with CC=clang-14 -DOCC_FUZZ=ON" >&2
@@ -35,7 +35,7 @@ for target in gpu_file batch ptxas_log cubin fatbin host_elf; do
     log="$build/fuzz-$target.log"
     # binary seeds (cubins, fatbins, ELF files) are tens of KB: let inputs be that long
     case $target in
-        cubin|fatbin|host_elf) max_len=65536 ;;
+        cubin|fatbin|host_elf|archive) max_len=65536 ;;
         *) max_len=8192 ;;
     esac
     if "$binary" -max_total_time="$seconds" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \

@@ -1,6 +1,8 @@
 /*
  * csv.c - the bounded RFC 4180 reader of csv.h.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
@@ -10,10 +12,58 @@ void csv_init(csv_reader *r, FILE *in)
     memset(r, 0, sizeof *r);
     r->in = in;
     r->next_line = 1;
+    r->max_record_bytes = CSV_MAX_RECORD_BYTES;
+    r->runaway_bytes = CSV_RUNAWAY_BYTES;
+    r->max_fields = CSV_MAX_FIELDS;
+    r->fields = r->fixed_fields;
+    r->quoted = r->fixed_quoted;
+    r->buf = r->fixed_buf;
+    r->buf_bytes = sizeof r->fixed_buf;
 }
 
-/* Room in buf for the record's text; each field also takes its NUL. */
-#define RECORD_ROOM (sizeof((csv_reader *)0)->buf - 2)
+bool csv_init_sized(csv_reader *r, FILE *in, size_t max_record_bytes, int max_fields)
+{
+    csv_init(r, in);
+    if (max_fields < 1 || max_record_bytes < 1 || max_record_bytes > (SIZE_MAX >> 2)) {
+        return false;
+    }
+    size_t buf_bytes = CSV_BUFFER_BYTES(max_record_bytes, max_fields);
+    char **fields = calloc((size_t)max_fields, sizeof *fields);
+    bool *quoted = calloc((size_t)max_fields, sizeof *quoted);
+    char *buf = malloc(buf_bytes);
+    if (fields == NULL || quoted == NULL || buf == NULL) {
+        free(fields);
+        free(quoted);
+        free(buf);
+        return false;
+    }
+    r->max_record_bytes = max_record_bytes;
+    /* a runaway is what no record of the allowed size can be: twice the
+       limit, so that a record just past it is still reported as too long */
+    r->runaway_bytes =
+        2 * max_record_bytes > CSV_RUNAWAY_BYTES ? 2 * max_record_bytes : CSV_RUNAWAY_BYTES;
+    r->max_fields = max_fields;
+    r->fields = fields;
+    r->quoted = quoted;
+    r->buf = buf;
+    r->buf_bytes = buf_bytes;
+    r->owns_storage = true;
+    return true;
+}
+
+void csv_free(csv_reader *r)
+{
+    if (r->owns_storage) {
+        free(r->fields);
+        free(r->quoted);
+        free(r->buf);
+    }
+    r->fields = r->fixed_fields;
+    r->quoted = r->fixed_quoted;
+    r->buf = r->fixed_buf;
+    r->buf_bytes = sizeof r->fixed_buf;
+    r->owns_storage = false;
+}
 
 /* The next byte: one given back first, else the stream's. */
 static int next_byte(csv_reader *r)
@@ -58,11 +108,17 @@ csv_status csv_next(csv_reader *r)
         r->text_after_quote = false;
         r->has_nul = false;
         r->line = r->next_line;
+        /* the limits in locals: the stores to buf (chars) may alias any
+           field of the reader, which would reload them for every byte */
+        const size_t room = r->buf_bytes - 2; /* the record's text and its NULs */
+        const size_t max_record = r->max_record_bytes;
+        const size_t runaway = r->runaway_bytes;
+        const int max_fields = r->max_fields;
         int c;
         bool any = false;
 #define PUT(ch)                                                                                    \
     do {                                                                                           \
-        if (len < RECORD_ROOM) {                                                                   \
+        if (len < room) {                                                                          \
             r->buf[len++] = (char)(ch);                                                            \
         } else {                                                                                   \
             too_long = true;                                                                       \
@@ -74,10 +130,10 @@ csv_status csv_next(csv_reader *r)
                 break;
             }
             any = true;
-            if (++consumed > CSV_RUNAWAY_BYTES) {
+            if (++consumed > runaway) {
                 return CSV_RUNAWAY;
             }
-            if (consumed > CSV_MAX_RECORD_BYTES) {
+            if (consumed > max_record) {
                 too_long = true;
             }
             if (c == '\n') {
@@ -112,11 +168,11 @@ csv_status csv_next(csv_reader *r)
                 if (!after_quote) {
                     len = last_kept > field_begin ? last_kept : field_begin;
                 }
-                if (field < CSV_MAX_FIELDS) {
+                if (field < max_fields) {
                     r->quoted[field] = after_quote;
                 }
                 PUT('\0');
-                if (field < CSV_MAX_FIELDS) {
+                if (field < max_fields) {
                     r->fields[field] = r->buf + field_begin;
                 }
                 field++;
@@ -174,11 +230,11 @@ csv_status csv_next(csv_reader *r)
             if (!after_quote && !in_quotes) {
                 len = last_kept > field_begin ? last_kept : field_begin;
             }
-            if (field < CSV_MAX_FIELDS) {
+            if (field < max_fields) {
                 r->quoted[field] = after_quote || in_quotes;
             }
             PUT('\0');
-            if (field < CSV_MAX_FIELDS) {
+            if (field < max_fields) {
                 r->fields[field] = r->buf + field_begin;
             }
             field++;

@@ -15,6 +15,7 @@
 #include <malloc.h>
 #endif
 
+#include "baseline_save.h"
 #include "gpu_select.h"
 #include "file_read.h"
 #include "inspect_output.h"
@@ -32,6 +33,7 @@ enum {
     OPT_JSON,
     OPT_CSV,
     OPT_SUMMARY,
+    OPT_SAVE,
     OPT_MANGLED,
     OPT_FUNCTIONS,
     OPT_ALL,
@@ -57,7 +59,9 @@ static const cli_option options[] = {
     [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON (docs/inspect.md)"},
     [OPT_CSV] = {OPT_CSV, "csv", NULL, "CSV: arch,name,regs,smem,stack,... (docs/inspect.md)"},
     [OPT_SUMMARY] = {OPT_SUMMARY, "summary", NULL,
-                     "counts by limiter and occupancy band, and the worst kernels"},
+                     "counts by limiter and occupancy band, the kernels at risk, the worst"},
+    [OPT_SAVE] = {OPT_SAVE, "save", "FILE",
+                  "also write every function's resources as a baseline for occ diff"},
     [OPT_MANGLED] = {OPT_MANGLED, "mangled", NULL, "print mangled names"},
     [OPT_FUNCTIONS] = {OPT_FUNCTIONS, "functions", NULL,
                        "list device functions too, not only kernels"},
@@ -91,7 +95,7 @@ static const cli_option_table tables[] = {{options, OPT_END}};
 const cli_command_spec inspect_spec = {&help, tables, 1};
 
 /* "sm_90" -> any suffix; "sm_90a" / "sm_100f" -> exactly that. */
-static bool parse_arch(const char *text, occ_inspect_options *o, cli_error *err)
+bool inspect_parse_arch(const char *text, occ_inspect_options *o, cli_error *err)
 {
     const char *what = "is not an arch such as sm_90, sm_90a or sm_100f";
     if (strncmp(text, "sm_", 3) != 0) {
@@ -157,7 +161,7 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         }
         o->dyn_smem_bytes = (int)n;
         return true;
-    case OPT_ARCH: return parse_arch(value, o, err);
+    case OPT_ARCH: return inspect_parse_arch(value, o, err);
     case OPT_FILTER: a->filter = value; return true;
     case OPT_SORT: return parse_sort(value, &a->sort, err);
     case OPT_JSON:
@@ -171,6 +175,14 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     case OPT_SUMMARY:
         a->output = INSPECT_OUT_SUMMARY;
         a->outputs++;
+        return true;
+    case OPT_SAVE:
+        if (strcmp(value, "-") == 0) {
+            return cli_error_set(err, EXIT_USAGE,
+                                 "option --save: give a file name ('-' would mix the baseline "
+                                 "with the table on stdout)");
+        }
+        a->save = value;
         return true;
     case OPT_MANGLED: o->demangle = false; return true;
     case OPT_FUNCTIONS: o->functions = true; return true;
@@ -270,8 +282,17 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
     }
     double start = now_seconds();
-    if ((a->filter != NULL && occ_inspect_filter(r, a->filter, &err) != OCC_OK) ||
-        occ_inspect_sort(r, a->sort, &err) != OCC_OK) {
+    if (a->filter != NULL && occ_inspect_filter(r, a->filter, &err) != OCC_OK) {
+        occ_inspect_result_free(r);
+        return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
+    }
+    /* the baseline first: it is written in name order, the output in --sort order */
+    cli_error save_err;
+    if (a->save != NULL && !baseline_save(a->save, r, a, &save_err)) {
+        occ_inspect_result_free(r);
+        return cli_report(io, "inspect", &save_err);
+    }
+    if (occ_inspect_sort(r, a->sort, &err) != OCC_OK) {
         occ_inspect_result_free(r);
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
     }

@@ -25,6 +25,7 @@ typedef struct inspect_args {
     const char *gpu_file;     /* --gpu-file */
     occ_device device;        /* resolved --gpu / --gpu-file */
     const char *filter;       /* --filter REGEX on the printed name */
+    const char *save;         /* --save FILE: the baseline, or NULL */
     occ_inspect_order sort;   /* --sort */
     inspect_output output;
     int outputs; /* how many of --json, --csv, --summary were given */
@@ -36,6 +37,10 @@ typedef struct inspect_args {
 /* True when `occ inspect` without a file would wait for a person to type a
    log: stdin is a terminal. It then says what it expects and exits 2. */
 bool inspect_stdin_is_terminal(FILE *in);
+
+/* --arch: "sm_90" keeps sm_90, sm_90a and sm_90f; "sm_90a" only sm_90a
+   (also `occ diff --arch`). */
+bool inspect_parse_arch(const char *text, occ_inspect_options *o, cli_error *err);
 
 /* The binding limiter(s) "registers+warps", "none fits", or why there is no
    occupancy ("device function"). */

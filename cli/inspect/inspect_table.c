@@ -9,6 +9,7 @@
 
 #include "calc_output.h"
 #include "inspect_output.h"
+#include "inspect_risk.h"
 #include "output.h"
 
 const char *inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap)
@@ -103,8 +104,9 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
 
 static void print_header(FILE *out)
 {
-    fprintf(out, "%-8s %4s %7s %6s %6s %3s %5s %5s %6s %4s  %-18s %s\n", "ARCH", "REGS", "SMEM",
-            "STACK", "SPILL", "BAR", "BOUND", "BLOCK", "BLK/SM", "OCC", "LIMITER", "NAME");
+    fprintf(out, "%-8s %4s %7s %6s %6s %3s %5s %5s %7s %6s %4s  %-18s %s\n", "ARCH", "REGS", "SMEM",
+            "STACK", "SPILL", "BAR", "BOUND", "BLOCK", "CLUSTER", "BLK/SM", "OCC", "LIMITER",
+            "NAME");
 }
 
 static void print_row(FILE *out, const occ_inspect_kernel *k)
@@ -125,11 +127,24 @@ static void print_row(FILE *out, const occ_inspect_kernel *k)
         snprintf(block, sizeof block, "-");
         snprintf(blocks, sizeof blocks, "-");
     }
-    fprintf(out, "%-8s %4d %7d %6d %6s %3d %5s %5s %6s %4s  %-18s ",
+    /* the compiled cluster shape: "2", "4x2", "2x2x2"; "-" without */
+    char cluster[40] = "-";
+    if (k->cluster_dims[0] > 0) {
+        int y = k->cluster_dims[1] > 0 ? k->cluster_dims[1] : 1;
+        int z = k->cluster_dims[2] > 0 ? k->cluster_dims[2] : 1;
+        if (z > 1) {
+            snprintf(cluster, sizeof cluster, "%dx%dx%d", k->cluster_dims[0], y, z);
+        } else if (y > 1) {
+            snprintf(cluster, sizeof cluster, "%dx%d", k->cluster_dims[0], y);
+        } else {
+            snprintf(cluster, sizeof cluster, "%d", k->cluster_dims[0]);
+        }
+    }
+    fprintf(out, "%-8s %4d %7d %6d %6s %3d %5s %5s %7s %6s %4s  %-18s ",
             occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch), k->regs, k->smem_bytes,
             k->stack_bytes, spill_text(k, spill, sizeof spill),
             k->barriers == OCC_INSPECT_UNKNOWN ? 0 : k->barriers,
-            bound_text(k, bound, sizeof bound), block, blocks, occ,
+            bound_text(k, bound, sizeof bound), block, cluster, blocks, occ,
             inspect_limiter_text(k, limiter, sizeof limiter));
     cli_put_visible(out, k->name);
     if (k->relocatable) {
@@ -210,5 +225,6 @@ void inspect_print_summary(FILE *out, const occ_inspect_result *r, const inspect
             shown++;
         }
     }
+    inspect_print_risk(out, r, &a->read);
     print_footer(out, r, a);
 }

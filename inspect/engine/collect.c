@@ -18,6 +18,7 @@
 #define _DEFAULT_SOURCE 1
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@
    of this size rather than one system call per entry. */
 #define DROP_STEP_BYTES (16u << 20)
 #define MAX_SECTIONS 256
+/* A baseline's functions are read in parts of about this size, in parallel
+   (a baseline of libtorch_cuda.so is tens of MB). */
+#define BASELINE_PART_BYTES (256u << 10)
 /* Entries larger than SCRATCH_KEEP_BYTES share this many bytes of buffers
    between all threads: a thread waits rather than push the peak memory past
    it. Such entries hold most of the work: 385 of libcublasLt.so.13's 5,832
@@ -95,6 +99,8 @@ typedef struct task {
     size_t size;
     size_t section_offset; /* TASK_SCAN: the whole section */
     size_t section_size;
+    size_t base;      /* where the archive member (or file) the task is in starts:
+                         containers are scanned for at 8-byte steps from there */
     candidate *found; /* TASK_SCAN: containers found, in file order */
     size_t found_count, found_cap;
 } task;
@@ -117,6 +123,15 @@ typedef struct worker {
                            decompressed entry): add them to task_offset */
     bool failed;        /* out of memory */
 } worker;
+
+/* An archive member with code, so that an error found later, on a thread,
+   can name it. */
+#define MEMBER_NAME_BYTES 80
+typedef struct member_span {
+    int file;
+    size_t offset, size;
+    char name[MEMBER_NAME_BYTES];
+} member_span;
 
 typedef struct collector {
     const occ_inspect_options *opts;
@@ -144,6 +159,9 @@ typedef struct collector {
     /* set while one file is split into tasks */
     int file;
     int section;
+    size_t member_base;   /* where the archive member being split starts (0: a file) */
+    member_span *members; /* archive members with code, in file order */
+    size_t member_count, member_cap;
     size_t drop_from; /* pages before this are already forgotten */
 } collector;
 
@@ -298,7 +316,7 @@ static void on_function(void *context, const insp_function *f)
     inspect_row *row = &w->rows[w->row_count];
     memset(row, 0, sizeof *row);
     fill_kernel(&row->k, f);
-    row->k.count = 1;
+    row->k.count = f->count > 0 ? f->count : 1;
     row->k.input = w->file;
     row->section_index = w->section;
     /* demangled later, once per distinct name (inspect_names_finish) */
@@ -366,7 +384,7 @@ static void add_candidate(void *context, size_t offset, size_t size, insp_region
         t->found = bigger;
         t->found_cap = cap;
     }
-    t->found[t->found_count++] = (candidate){offset, size};
+    t->found[t->found_count++] = (candidate){t->base + offset, size};
 }
 
 /* Frees unused pooled buffers, largest first, until `bytes` more fit in
@@ -530,8 +548,10 @@ static void run_task(worker *w, task *t, bool wait)
     w->exact_offsets = t->kind == TASK_WHOLE;
     switch (t->kind) {
     case TASK_SCAN:
-        insp_fatbin_candidates(file->data, t->section_offset, t->section_size, t->offset,
-                               t->offset + t->size, add_candidate, t);
+        /* offsets from the member's start: its alignment is the one that counts */
+        insp_fatbin_candidates(file->data + t->base, t->section_offset - t->base, t->section_size,
+                               t->offset - t->base, t->offset + t->size - t->base, add_candidate,
+                               t);
         if (t->found_cap == SIZE_MAX) {
             w->failed = true;
         }
@@ -549,6 +569,8 @@ static void run_task(worker *w, task *t, bool wait)
     default:
         if (file->format == INSP_FORMAT_PTXAS_LOG) {
             ok = insp_ptxas_log_parse((const char *)data, t->size, &sink, &err);
+        } else if (file->format == INSP_FORMAT_BASELINE) {
+            ok = insp_baseline_parse(data, t->size, &sink, &err);
         } else {
             ok = insp_cubin_parse(data, t->size, 0, &sink, &err);
         }
@@ -610,6 +632,7 @@ static task *add_task(collector *c, task_kind kind, size_t offset, size_t size)
     t->section = c->section;
     t->offset = offset;
     t->size = size;
+    t->base = c->member_base;
     return t;
 }
 
@@ -695,6 +718,7 @@ static void add_section(void *context, const char *name, size_t name_len, size_t
     if (!walk->ok) {
         return;
     }
+    offset += c->member_base; /* the reader counts from the member's start */
     c->section = section_index(c, name, name_len);
     if (kind == INSP_REGION_OTHER) {
         for (size_t at = 0; at < size; at += SCAN_PART_BYTES) {
@@ -749,6 +773,110 @@ static bool add_scanned_containers(collector *c, size_t scan_end, insp_error *er
         drop_walked(c, walked_end, true);
     }
     return true;
+}
+
+static bool split_region(collector *c, insp_format format, size_t base, size_t size,
+                         insp_error *err);
+
+typedef struct member_walk {
+    collector *c;
+    insp_error *err;
+    bool ok;
+} member_walk;
+
+/* An archive member is read as the file it was. Only host objects, cubins
+   and fatbins can hold device code; other members (text, a nested archive)
+   are passed over, as the linker passes over what it cannot link. */
+static void add_member(void *context, const char *name, size_t name_len, size_t offset, size_t size)
+{
+    member_walk *walk = context;
+    collector *c = walk->c;
+    if (!walk->ok || size == 0) {
+        return;
+    }
+    insp_format format = insp_detect(c->files[c->file].data + offset, size);
+    if (format != INSP_FORMAT_HOST_ELF && format != INSP_FORMAT_CUBIN &&
+        format != INSP_FORMAT_FATBIN) {
+        return;
+    }
+    if (c->member_count == c->member_cap) {
+        size_t cap = c->member_cap > 0 ? c->member_cap * 2 : 64;
+        member_span *bigger = realloc(c->members, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            walk->ok = false;
+            snprintf(walk->err->message, sizeof walk->err->message, "out of memory");
+            return;
+        }
+        c->members = bigger;
+        c->member_cap = cap;
+    }
+    member_span *m = &c->members[c->member_count++];
+    *m = (member_span){c->file, offset, size, ""};
+    snprintf(m->name, sizeof m->name, "%.*s", (int)(name_len < 79 ? name_len : 79), name);
+    if (!split_region(c, format, offset, size, walk->err)) {
+        walk->ok = false;
+        char why[INSP_ERROR_MESSAGE_BYTES];
+        memcpy(why, walk->err->message, sizeof why);
+        int len = snprintf(walk->err->message, sizeof walk->err->message, "member %.*s: %s",
+                           (int)(name_len < 80 ? name_len : 80), name, why);
+        if (len >= (int)sizeof walk->err->message) {
+            /* cut at the end: the member's name and the start of the reason stay */
+            walk->err->message[sizeof walk->err->message - 1] = '\0';
+        }
+    }
+}
+
+static void add_baseline_part(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    add_task(context, TASK_WHOLE, offset, size);
+}
+
+/* Splits file bytes [base, base + size), one input of `format` (a whole
+   file, or a member of an archive), into tasks. Error offsets count from
+   the file's start. */
+static bool split_region(collector *c, insp_format format, size_t base, size_t size,
+                         insp_error *err)
+{
+    const uint8_t *data = c->files[c->file].data + base;
+    c->member_base = base;
+    c->section = -1;
+    bool ok = true;
+    switch (format) {
+    case INSP_FORMAT_PTXAS_LOG:
+    case INSP_FORMAT_CUBIN: add_task(c, TASK_WHOLE, base, size); break;
+    case INSP_FORMAT_FATBIN: {
+        region_walk regions = {c, err, true};
+        c->drop_from = base;
+        ok = insp_fatbin_regions(data, size, base, INSP_REGION_FILE, add_region, &regions, err) &&
+             regions.ok;
+        drop_walked(c, base + size, true);
+        break;
+    }
+    case INSP_FORMAT_HOST_ELF: {
+        section_walk sections = {c, err, true};
+        /* an object (.o) has not been linked: its -rdc code is only in
+           __nv_relfatbin, which cuobjdump shows for it too */
+        bool relfatbin = c->opts->relfatbin || insp_host_elf_is_object(data, size);
+        ok = insp_host_elf_sections(data, size, relfatbin, add_section, &sections, err);
+        if (!ok) {
+            err->offset += base; /* the section table's own errors count from the member */
+        }
+        ok = ok && sections.ok;
+        break;
+    }
+    case INSP_FORMAT_ARCHIVE: {
+        member_walk members = {c, err, true};
+        ok = insp_archive_members(data, size, add_member, &members, err) && members.ok;
+        break;
+    }
+    case INSP_FORMAT_BASELINE:
+        ok = insp_baseline_split(data, size, BASELINE_PART_BYTES, add_baseline_part, c, err);
+        break;
+    default: ok = false; break;
+    }
+    c->member_base = 0;
+    return ok;
 }
 
 /* Reads a file that cannot be mapped (a pipe, /dev/stdin, a /proc file)
@@ -876,33 +1004,15 @@ static occ_status open_input(collector *c, int index, const occ_inspect_input *i
     }
     file->format = insp_detect(file->data, file->size);
     c->file = index;
-    c->section = -1;
     c->drop_from = 0;
     insp_error rerr = {0, "", false};
-    bool ok = true;
-    switch (file->format) {
-    case INSP_FORMAT_PTXAS_LOG:
-    case INSP_FORMAT_CUBIN: add_task(c, TASK_WHOLE, 0, file->size); break;
-    case INSP_FORMAT_FATBIN: {
-        region_walk regions = {c, &rerr, true};
-        ok = insp_fatbin_regions(file->data, file->size, 0, INSP_REGION_FILE, add_region, &regions,
-                                 &rerr) &&
-             regions.ok;
-        drop_walked(c, file->size, true);
-        break;
-    }
-    case INSP_FORMAT_HOST_ELF: {
-        section_walk sections = {c, &rerr, true};
-        ok = insp_host_elf_sections(file->data, file->size, c->opts->relfatbin, add_section,
-                                    &sections, &rerr) &&
-             sections.ok;
-        break;
-    }
-    default:
+    if (file->format == INSP_FORMAT_UNKNOWN) {
         return inspect_fail(err, OCC_ERR_BAD_FORMAT, index, 0,
-                            "%s: offset 0: not a ptxas log, cubin, fatbin or ELF file", file->path);
+                            "%s: offset 0: not a ptxas log, cubin, fatbin or ELF file, nor an "
+                            "archive or occ baseline",
+                            file->path);
     }
-    if (!ok) {
+    if (!split_region(c, file->format, 0, file->size, &rerr)) {
         return inspect_fail(err, rerr.over_limit ? OCC_ERR_LIMIT : OCC_ERR_BAD_FORMAT, index,
                             (long long)rerr.offset, "%s: offset %zu: %s", file->path, rerr.offset,
                             rerr.message);
@@ -957,7 +1067,10 @@ static bool merge_duplicates(inspect_row *rows, size_t n, size_t *kept_out)
         for (; slots[at] != SIZE_MAX; at = (at + 1) & (cap - 1)) {
             inspect_row *first = &rows[slots[at]];
             if (same_identity(first, &rows[i])) {
-                first->k.count += rows[i].k.count;
+                /* saturating: a baseline's counts are the file's word */
+                first->k.count = rows[i].k.count > INT_MAX - first->k.count
+                                     ? INT_MAX
+                                     : first->k.count + rows[i].k.count;
                 /* the input and section named are the first in file order,
                    whichever thread read them */
                 if (rows[i].k.input < first->k.input) {
@@ -1047,6 +1160,15 @@ static bool finish_names(collector *c, int jobs, occ_inspect_result *out)
 static occ_status task_failure(const collector *c, occ_inspect_error *err)
 {
     const occ_inspect_error *e = &c->error;
+    for (size_t i = 0; i < c->member_count; i++) {
+        const member_span *m = &c->members[i];
+        if (m->file == e->input && e->offset >= 0 && (size_t)e->offset >= m->offset &&
+            (size_t)e->offset - m->offset < m->size) {
+            return inspect_fail(err, e->status, e->input, e->offset,
+                                "%s: offset %lld: member %s: %s", c->files[e->input].path,
+                                e->offset, m->name, e->message);
+        }
+    }
     return inspect_fail(err, e->status, e->input, e->offset, "%s: offset %lld: %s",
                         c->files[e->input].path, e->offset, e->message);
 }
@@ -1115,6 +1237,7 @@ static void collector_free(collector *c, worker *workers, int jobs, int input_co
     free(c->files);
     free(c->tasks);
     free(c->deferred);
+    free(c->members);
     pthread_mutex_destroy(&c->error_lock);
     pthread_mutex_destroy(&c->budget_lock);
     pthread_cond_destroy(&c->budget_freed);

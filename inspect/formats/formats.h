@@ -37,13 +37,19 @@ typedef enum insp_format {
     INSP_FORMAT_PTXAS_LOG = 1, /* text of `ptxas -v` / `nvcc --resource-usage` */
     INSP_FORMAT_CUBIN = 2,     /* NVIDIA ELF (e_machine 190) */
     INSP_FORMAT_FATBIN = 3,    /* fatbin container(s), magic 0xBA55ED50 */
-    INSP_FORMAT_HOST_ELF = 4   /* any other ELF: executable or shared library */
+    INSP_FORMAT_HOST_ELF = 4,  /* any other ELF: executable or shared library */
+    INSP_FORMAT_ARCHIVE = 5,   /* static library (`ar`): "!<arch>\n" or "!<thin>\n" */
+    INSP_FORMAT_BASELINE = 6   /* `occ inspect --save` JSON, schema occ.baseline */
 } insp_format;
 
 insp_format insp_detect(const uint8_t *data, size_t size);
 
-/* "ptxas log", "cubin", "fatbin", "host ELF", "unknown". */
+/* "ptxas log", "cubin", "fatbin", "host ELF", "archive", "baseline", "unknown". */
 const char *insp_format_name(insp_format format);
+
+/* True for a relocatable host object (ELF e_type ET_REL: a `.o`), whose only
+   device code may be the pre-link code of __nv_relfatbin. */
+bool insp_host_elf_is_object(const uint8_t *data, size_t size);
 
 /* Marks a value the input does not carry. */
 #define INSP_UNKNOWN (-1)
@@ -75,6 +81,8 @@ typedef struct insp_function {
     bool explicit_cluster;  /* the kernel must be launched as a cluster */
     int max_cluster_rank;   /* .maxclusterrank; 0 if none */
     int param_bytes;        /* kernel parameter bytes */
+    int count;              /* identical copies this record stands for (a
+                               baseline's merged count); 0 means 1 */
 } insp_function;
 
 /* Fatbin entry kinds (entry header offset 0x00). */
@@ -232,5 +240,41 @@ size_t insp_fatbin_next_offset(size_t offset, size_t size);
 bool insp_fatbin_regions(const uint8_t *data, size_t size, size_t base_offset,
                          insp_region_kind kind, insp_region_fn found, void *context,
                          insp_error *err);
+
+/* --- static library (archive.c) --------------------------------------- */
+
+/* One member of an archive: its name (not NUL-terminated) and where its
+   data lies in the archive. */
+typedef void (*insp_member_fn)(void *context, const char *name, size_t name_len, size_t offset,
+                               size_t size);
+
+/*
+ * Walks the members of an `ar` archive (System V / GNU and BSD 4.4 names)
+ * and reports each one that holds a file, in archive order: not the symbol
+ * tables nor the long-name table. A thin archive ("!<thin>"), whose members
+ * live in other files, is refused by name.
+ */
+bool insp_archive_members(const uint8_t *data, size_t size, insp_member_fn found, void *context,
+                          insp_error *err);
+
+/* --- baseline (baseline.c) --------------------------------------------- */
+
+/* Baseline documents (schema occ.baseline) this reader understands: version
+   1 and older. */
+#define INSP_BASELINE_VERSION 1
+
+/*
+ * Checks a baseline document's frame (its schema and version, a
+ * "functions" array, nothing after the closing brace) and reports its
+ * functions in parts of about `part_bytes` each (a run of whole function
+ * objects), so that they can be read apart, on several threads, by
+ * insp_baseline_parse. Reads nothing inside the function objects.
+ */
+bool insp_baseline_split(const uint8_t *data, size_t size, size_t part_bytes, insp_region_fn found,
+                         void *context, insp_error *err);
+
+/* Reads one part found by insp_baseline_split: function objects separated
+   by commas. Error offsets count from data[0]. */
+bool insp_baseline_parse(const uint8_t *data, size_t size, const insp_sink *sink, insp_error *err);
 
 #endif /* OCC_INSPECT_FORMATS_H */

@@ -1,0 +1,381 @@
+/*
+ * cmd_diff.c - `occ diff OLD NEW`: what a build changed in its kernels'
+ * resources and occupancy, as a CI gate. OLD and NEW are anything `occ
+ * inspect` reads (logs, cubins, fatbins, executables, libraries, archives)
+ * or baselines it saved (--save). Each side is one occ_inspect_read, the
+ * two on two threads at once; the matching is diff_match.c's, the gate
+ * diff_gate.c's, the outputs diff_text.c's and diff_json.c's.
+ *
+ * Exit status: 0 when nothing fails the gate, 1 when something does (the
+ * last line on stderr says "gate failed: ..."), 1 too for a file that
+ * cannot be read (the line names the file), 2 for a usage error.
+ */
+#include <pthread.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "diff.h"
+#include "file_read.h"
+#include "gpu_select.h"
+#include "inspect_output.h"
+#include "options.h"
+#include "values.h"
+
+enum {
+    OPT_GPU,
+    OPT_GPU_FILE,
+    OPT_THREADS,
+    OPT_DYN_SMEM,
+    OPT_ARCH,
+    OPT_FILTER,
+    OPT_FUNCTIONS,
+    OPT_ALL,
+    OPT_FAIL_ON,
+    OPT_ALLOW,
+    OPT_JSON,
+    OPT_MARKDOWN,
+    OPT_TOP,
+    OPT_JOBS,
+    OPT_HELP,
+    OPT_END
+};
+
+static const cli_option options[] = {
+    [OPT_GPU] = {OPT_GPU, "gpu", "NAME",
+                 "occupancy on this GPU (default: a GPU of each kernel's arch)"},
+    [OPT_GPU_FILE] = {OPT_GPU_FILE, "gpu-file", "FILE",
+                      "occupancy on a GPU described in JSON (docs/gpu-file.md)"},
+    [OPT_THREADS] = {OPT_THREADS, "threads", "N",
+                     "block size (default: the occupancy API's pick per kernel)"},
+    [OPT_DYN_SMEM] = {OPT_DYN_SMEM, "dyn-smem", "BYTES",
+                      "dynamic shared memory per block: 4096, 48K"},
+    [OPT_ARCH] = {OPT_ARCH, "arch", "ARCH",
+                  "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
+    [OPT_FILTER] = {OPT_FILTER, "filter", "REGEX",
+                    "only kernels whose printed name matches (POSIX ERE)"},
+    [OPT_FUNCTIONS] = {OPT_FUNCTIONS, "functions", NULL, "compare device functions too"},
+    [OPT_ALL] = {OPT_ALL, "all", NULL, "also read __nv_relfatbin (pre-link code of -rdc builds)"},
+    [OPT_FAIL_ON] = {OPT_FAIL_ON, "fail-on", "LIST",
+                     "what fails the run: occupancy-10%,regs+8,spills,added,... (docs/diff.md)"},
+    [OPT_ALLOW] = {OPT_ALLOW, "allow", "FILE",
+                   "accepted changes, one 'PATTERN # REASON' a line (docs/diff.md)"},
+    [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON (schema occ.diff, docs/json.md)"},
+    [OPT_MARKDOWN] = {OPT_MARKDOWN, "markdown", NULL,
+                      "Markdown for a pull-request comment, the rest folded"},
+    [OPT_TOP] = {OPT_TOP, "top", "N", "rows --markdown shows before folding (default 10)"},
+    [OPT_JOBS] = {OPT_JOBS, "jobs", "N",
+                  "threads each side is read with (default: every core, at most 32)"},
+    [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help (also -h)"},
+};
+_Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per diff option id");
+
+static const cli_help help = {
+    .name = "diff",
+    .summary = "what a build changed in its kernels' resources and occupancy; a CI gate",
+    .usage = "occ diff [options] OLD NEW",
+    .description = "Compares the kernels of two builds: OLD and NEW are anything occ inspect\n"
+                   "reads (ptxas logs, cubins, fatbins, executables, libraries, static archives)\n"
+                   "or a baseline saved by occ inspect --save. Kernels are matched by arch and\n"
+                   "mangled name; a renamed kernel with the same base name and resources is\n"
+                   "reported as moved. For each change: registers, spills, stack, shared\n"
+                   "memory, barriers, launch bounds, cluster dims, blocks per SM, occupancy\n"
+                   "and the limiter, old and new, worst first; and the kernels at risk (at the\n"
+                   "register ceiling, spilling, or a few registers or bytes from losing a block).\n"
+                   "\n"
+                   "--fail-on chooses what fails the run; a threshold is the change tolerated\n"
+                   "(regs+8, occupancy-10%). --allow FILE accepts changes by name pattern.\n"
+                   "Exit status: 0 nothing failed, 1 the gate failed (stderr: \"gate failed\")\n"
+                   "or a file could not be read (stderr names it), 2 a usage error.",
+    .examples = "occ inspect --save base.json build-main/libfoo.so\n"
+                "occ diff --fail-on occupancy-10%,regs+8,spills base.json build/libfoo.so\n"
+                "occ diff --markdown --allow occ-allow.txt --fail-on occupancy old.so new.so",
+};
+
+static const cli_option_table tables[] = {{options, OPT_END}};
+const cli_command_spec diff_spec = {&help, tables, 1};
+
+/* Markdown's first rows: enough to see the worst, few enough to read. */
+#define DEFAULT_TOP_ROWS 10
+
+typedef enum diff_output { DIFF_OUT_TEXT = 0, DIFF_OUT_JSON, DIFF_OUT_MARKDOWN } diff_output;
+
+typedef struct diff_args {
+    occ_inspect_options read;
+    const char *gpu, *gpu_file;
+    occ_device device;
+    const char *filter;
+    const char *files[2];
+    int file_count;
+    gate gate;
+    bool gated;
+    const char *allow_path;
+    diff_output output;
+    int outputs;
+    int top;
+    bool help;
+} diff_args;
+
+static bool on_option(int id, const char *value, void *context, cli_error *err)
+{
+    diff_args *a = context;
+    occ_inspect_options *o = &a->read;
+    long long n;
+    switch (id) {
+    case CLI_POSITIONAL:
+        if (a->file_count == 2) {
+            return cli_error_set(err, EXIT_USAGE,
+                                 "'%.200s': one OLD and one NEW only (save several files "
+                                 "as one baseline with occ inspect --save)",
+                                 value);
+        }
+        a->files[a->file_count++] = value;
+        return true;
+    case OPT_GPU: a->gpu = value; return true;
+    case OPT_GPU_FILE: a->gpu_file = value; return true;
+    case OPT_THREADS:
+        if (!cli_parse_int(value, 1, 1024, &n, err)) {
+            return cli_error_prefix(err, "threads per block: ");
+        }
+        o->threads = (int)n;
+        return true;
+    case OPT_DYN_SMEM:
+        if (!cli_parse_size(value, &n, err)) {
+            return false;
+        }
+        o->dyn_smem_bytes = (int)n;
+        return true;
+    case OPT_ARCH: return inspect_parse_arch(value, o, err);
+    case OPT_FILTER: a->filter = value; return true;
+    case OPT_FUNCTIONS: o->functions = true; return true;
+    case OPT_ALL: o->relfatbin = true; return true;
+    case OPT_FAIL_ON: a->gated = true; return gate_parse(value, &a->gate, err);
+    case OPT_ALLOW: a->allow_path = value; return true;
+    case OPT_JSON:
+        a->output = DIFF_OUT_JSON;
+        a->outputs++;
+        return true;
+    case OPT_MARKDOWN:
+        a->output = DIFF_OUT_MARKDOWN;
+        a->outputs++;
+        return true;
+    case OPT_TOP:
+        if (!cli_parse_int(value, 0, 100000, &n, err)) {
+            return cli_error_prefix(err, "rows: ");
+        }
+        a->top = (int)n;
+        return true;
+    case OPT_JOBS:
+        if (!cli_parse_int(value, 1, 1024, &n, err)) {
+            return cli_error_prefix(err, "threads: ");
+        }
+        o->jobs = (int)n;
+        return true;
+    case OPT_HELP: a->help = true; return true;
+    default: return cli_error_set(err, EXIT_USAGE, "option id %d is not a diff option", id);
+    }
+}
+
+static bool check_args(const diff_args *a, cli_error *err)
+{
+    if (a->file_count != 2) {
+        return cli_error_set(err, EXIT_USAGE,
+                             a->file_count == 0
+                                 ? "give OLD and NEW: two builds, or a baseline and a build"
+                                 : "give NEW too: occ diff OLD NEW");
+    }
+    if (a->outputs > 1) {
+        return cli_error_set(err, EXIT_USAGE, "options --json and --markdown: choose one");
+    }
+    int stdin_uses = (strcmp(a->files[0], "-") == 0) + (strcmp(a->files[1], "-") == 0) +
+                     (a->gpu_file != NULL && strcmp(a->gpu_file, "-") == 0) +
+                     (a->allow_path != NULL && strcmp(a->allow_path, "-") == 0);
+    if (stdin_uses > 1) {
+        return cli_error_set(err, EXIT_USAGE,
+                             "stdin ('-') is named more than once (as OLD, NEW, --gpu-file or "
+                             "--allow)");
+    }
+    if (a->filter != NULL) {
+        regex_t re;
+        int rc = regcomp(&re, a->filter, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            char why[128];
+            regerror(rc, &re, why, sizeof why);
+            return cli_error_set(err, EXIT_USAGE,
+                                 "option --filter: '%.200s' is not a regular expression: %s",
+                                 a->filter, why);
+        }
+        regfree(&re);
+    }
+    return true;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One side's read, on its own thread. */
+typedef struct side_read {
+    occ_inspect_input input;
+    const occ_inspect_options *options;
+    const char *filter;
+    occ_inspect_result *result;
+    occ_inspect_error err;
+    occ_status status;
+    double seconds;
+    pthread_t thread;
+} side_read;
+
+static void *read_side(void *context)
+{
+    side_read *s = context;
+    double start = now_seconds();
+    s->status = occ_inspect_read(&s->input, 1, s->options, &s->result, &s->err);
+    if (s->status == OCC_OK && s->filter != NULL) {
+        s->status = occ_inspect_filter(s->result, s->filter, &s->err);
+    }
+    s->seconds = now_seconds() - start;
+    return NULL;
+}
+
+/* Both sides at once: the engine's threads wait on large entries at times
+   (its buffer budget), and the other side's tasks fill those gaps. */
+static bool read_both(side_read sides[2], cli_error *err)
+{
+    bool threaded = pthread_create(&sides[0].thread, NULL, read_side, &sides[0]) == 0;
+    if (!threaded) {
+        read_side(&sides[0]);
+    }
+    read_side(&sides[1]);
+    if (threaded) {
+        pthread_join(sides[0].thread, NULL);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (sides[i].status != OCC_OK) {
+            /* the library's line names the input (and the offset) */
+            return cli_error_set(err, EXIT_DATA, "%s", sides[i].err.message);
+        }
+    }
+    return true;
+}
+
+static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2],
+               const allow_list *allow)
+{
+#ifdef __GLIBC__
+    /* large decompression buffers go back to the system when freed */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+    side_read sides[2];
+    memset(sides, 0, sizeof sides);
+    for (int i = 0; i < 2; i++) {
+        sides[i].input = inputs[i];
+        sides[i].options = &a->read;
+        sides[i].filter = a->filter;
+    }
+    cli_error err;
+    double start = now_seconds();
+    bool read_ok = read_both(sides, &err);
+    double read_done = now_seconds();
+    int code = EXIT_OK;
+    diff_report report;
+    memset(&report, 0, sizeof report);
+    report.old_side = (diff_side){a->files[0], sides[0].result, 0, 0};
+    report.new_side = (diff_side){a->files[1], sides[1].result, 0, 0};
+    report.read = &a->read;
+    report.gate = a->gated ? &a->gate : NULL;
+    report.allow = allow->count > 0 ? allow : NULL;
+    if (!read_ok) {
+        code = cli_report(io, "diff", &err);
+    } else if (!diff_compare(&report)) {
+        code = cli_fail(io, "diff", EXIT_DATA, "out of memory");
+    } else {
+        gate_apply(&report);
+        diff_sort(&report);
+        double compared = now_seconds();
+        switch (a->output) {
+        case DIFF_OUT_JSON: diff_print_json(io->out, &report); break;
+        case DIFF_OUT_MARKDOWN: diff_print_markdown(io->out, &report, a->top); break;
+        default: diff_print_text(io->out, &report); break;
+        }
+        fflush(io->out);
+        if (getenv("OCC_DIFF_TIMING") != NULL) {
+            fprintf(io->err,
+                    "occ diff: seconds: read %.3f (old %.3f, new %.3f, at once), compare %.3f, "
+                    "output %.3f\n",
+                    read_done - start, sides[0].seconds, sides[1].seconds, compared - read_done,
+                    now_seconds() - compared);
+        }
+        if (report.failed > 0) {
+            char summary[512];
+            code = cli_fail(io, "diff", EXIT_DATA, "gate failed: %s",
+                            diff_gate_summary(&report, summary, sizeof summary));
+        }
+    }
+    free(report.entries);
+    occ_inspect_result_free(sides[0].result);
+    occ_inspect_result_free(sides[1].result);
+    return code;
+}
+
+/* OLD and NEW for the library; '-' is read here from the command's stdin. */
+static bool make_inputs(const diff_args *a, const cli_io *io, occ_inspect_input inputs[2],
+                        char **stdin_data, cli_error *err)
+{
+    for (int i = 0; i < 2; i++) {
+        inputs[i] = (occ_inspect_input){a->files[i], NULL, 0};
+        if (strcmp(a->files[i], "-") == 0) {
+            size_t size;
+            if (!cli_read_file("-", io->in, OCC_INSPECT_MAX_STREAM_BYTES, stdin_data, &size, err)) {
+                return false;
+            }
+            inputs[i] = (occ_inspect_input){"<stdin>", *stdin_data, size};
+        }
+    }
+    return true;
+}
+
+int cmd_diff(int argc, char **argv, const cli_io *io)
+{
+    diff_args a;
+    memset(&a, 0, sizeof a);
+    occ_inspect_options_init(&a.read);
+    a.top = DEFAULT_TOP_ROWS;
+    cli_error err;
+    allow_list allow;
+    memset(&allow, 0, sizeof allow);
+    char *stdin_data = NULL;
+    occ_inspect_input inputs[2];
+    int code = EXIT_OK;
+    if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
+        code = cli_report(io, "diff", &err);
+    } else if (a.help) {
+        cli_print_help(io->out, &help, tables, 1);
+    } else if (!check_args(&a, &err) ||
+               ((a.gpu != NULL || a.gpu_file != NULL) &&
+                !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &a.device, &err)) ||
+               (a.allow_path != NULL && !allow_read(a.allow_path, io->in, &allow, &err)) ||
+               !make_inputs(&a, io, inputs, &stdin_data, &err)) {
+        code = cli_report(io, "diff", &err);
+    } else {
+        if (a.gpu != NULL || a.gpu_file != NULL) {
+            a.read.device = &a.device;
+        }
+        if (a.allow_path != NULL && !a.gated) {
+            fprintf(io->err, "occ diff: note: --allow without --fail-on: nothing fails, so "
+                             "nothing needs allowing\n");
+        }
+        code = run(&a, io, inputs, &allow);
+    }
+    allow_free(&allow);
+    free(stdin_data);
+    return code;
+}

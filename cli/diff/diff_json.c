@@ -1,0 +1,255 @@
+/*
+ * diff_json.c - `occ diff --json` (schema occ.diff, version 1, in
+ * docs/json.md): the counts, the gate, and the arrays changed, added,
+ * removed and moved, each entry with its arch, its names and every compared
+ * field as {"old": ..., "new": ...} (null on the side that has no kernel or
+ * no value). Written through json_stream, in the report's order.
+ */
+#include <string.h>
+
+#include "diff.h"
+#include "json_stream.h"
+
+#define DIFF_SCHEMA_VERSION 1
+
+static void key(json_stream *s, const char *name)
+{
+    json_stream_raw(s, ",\"", 2);
+    json_stream_lit(s, name);
+    json_stream_raw(s, "\":", 2);
+}
+
+static void string_or_null(json_stream *s, const char *text)
+{
+    if (text != NULL) {
+        json_stream_cstring(s, text);
+    } else {
+        json_stream_lit(s, "null");
+    }
+}
+
+static void value(json_stream *s, const occ_inspect_kernel *k, diff_field f)
+{
+    char buf[128];
+    json_stream_lit(s, k != NULL ? diff_field_json(k, f, buf, sizeof buf) : "null");
+}
+
+static void risk_json(json_stream *s, const kernel_risk *r)
+{
+    json_stream_lit(s, "{\"at_ceiling\":");
+    json_stream_lit(s, r->at_ceiling ? "true" : "false");
+    key(s, "spilling");
+    json_stream_lit(s, r->spilling ? "true" : "false");
+    key(s, "regs_to_lose_block");
+    if (r->regs_to_cliff > 0) {
+        json_stream_int(s, r->regs_to_cliff);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    key(s, "smem_to_lose_block_bytes");
+    if (r->smem_to_cliff_bytes > 0) {
+        json_stream_int(s, r->smem_to_cliff_bytes);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    key(s, "flags");
+    char text[96];
+    kernel_risk_text(r, text, sizeof text);
+    json_stream_raw(s, "[", 1);
+    if (strcmp(text, "-") != 0) {
+        char *save = NULL;
+        int n = 0;
+        for (char *flag = strtok_r(text, ", ", &save); flag != NULL;
+             flag = strtok_r(NULL, ", ", &save)) {
+            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+            json_stream_cstring(s, flag);
+        }
+    }
+    json_stream_raw(s, "]}", 2);
+}
+
+/* ,"name":["occupancy-10%",...]: the gate items in `bits`, as given. */
+static void items_json(json_stream *s, const diff_report *r, const char *name, uint32_t bits)
+{
+    key(s, name);
+    json_stream_raw(s, "[", 1);
+    int n = 0;
+    for (int item = 0; item < GATE_ITEM_COUNT; item++) {
+        if ((bits >> item) & 1u) {
+            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+            json_stream_cstring(s, r->gate->text[item]);
+        }
+    }
+    json_stream_raw(s, "]", 1);
+}
+
+static void entry_json(json_stream *s, const diff_report *r, const diff_entry *e)
+{
+    const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
+    char arch[16];
+    json_stream_lit(s, "{\"arch\":");
+    json_stream_cstring(s, occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch));
+    key(s, "name");
+    json_stream_cstring(s, k->name);
+    key(s, "mangled");
+    json_stream_cstring(s, k->mangled);
+    if (e->status == DIFF_MOVED) {
+        key(s, "old_name");
+        json_stream_cstring(s, e->old_k->name);
+        key(s, "old_mangled");
+        json_stream_cstring(s, e->old_k->mangled);
+    }
+    key(s, "kind");
+    json_stream_lit(s, k->is_kernel ? "\"kernel\"" : "\"function\"");
+    key(s, "changed_fields");
+    json_stream_raw(s, "[", 1);
+    int n = 0;
+    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+        if ((e->changed >> f) & 1u) {
+            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+            json_stream_cstring(s, diff_field_key((diff_field)f));
+        }
+    }
+    json_stream_raw(s, "]", 1);
+    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+        key(s, diff_field_key((diff_field)f));
+        json_stream_lit(s, "{\"old\":");
+        value(s, e->old_k, (diff_field)f);
+        json_stream_lit(s, ",\"new\":");
+        value(s, e->new_k, (diff_field)f);
+        json_stream_raw(s, "}", 1);
+    }
+    key(s, "gpu");
+    json_stream_lit(s, "{\"old\":");
+    string_or_null(s, e->old_k != NULL && e->old_k->has_occupancy ? e->old_k->gpu : NULL);
+    json_stream_lit(s, ",\"new\":");
+    string_or_null(s, e->new_k != NULL && e->new_k->has_occupancy ? e->new_k->gpu : NULL);
+    json_stream_raw(s, "}", 1);
+    key(s, "risk");
+    risk_json(s, &e->risk);
+    items_json(s, r, "fails", e->failed);
+    items_json(s, r, "excused", e->excused);
+    key(s, "allowed");
+    if (e->allowed != NULL) {
+        json_stream_lit(s, "{\"line\":");
+        json_stream_int(s, e->allowed->line);
+        key(s, "pattern");
+        json_stream_cstring(s, e->allowed->pattern);
+        key(s, "reason");
+        json_stream_cstring(s, e->allowed->reason);
+        json_stream_raw(s, "}", 1);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    json_stream_raw(s, "}", 1);
+}
+
+static void side_json(json_stream *s, const diff_side *side)
+{
+    occ_inspect_totals totals;
+    occ_inspect_totals_get(side->result, &totals);
+    json_stream_lit(s, "{\"inputs\":[");
+    for (int i = 0; i < totals.input_count; i++) {
+        json_stream_lit(s, i > 0 ? ",{\"file\":" : "{\"file\":");
+        json_stream_cstring(s, occ_inspect_input_name(side->result, i));
+        key(s, "format");
+        json_stream_cstring(s, occ_inspect_format_name(occ_inspect_input_format(side->result, i)));
+        json_stream_raw(s, "}", 1);
+    }
+    json_stream_raw(s, "]", 1);
+    key(s, "kernels");
+    json_stream_int(s, (long long)occ_inspect_kernel_count(side->result));
+    key(s, "spilling");
+    json_stream_int(s, (long long)side->spilling);
+    key(s, "at_ceiling");
+    json_stream_int(s, (long long)side->at_ceiling);
+    json_stream_raw(s, "}", 1);
+}
+
+static void gate_json(json_stream *s, const diff_report *r)
+{
+    if (r->gate == NULL) {
+        json_stream_lit(s, "null");
+        return;
+    }
+    json_stream_lit(s, "{\"fail_on\":[");
+    int n = 0;
+    for (int item = 0; item < GATE_ITEM_COUNT; item++) {
+        if (r->gate->on[item]) {
+            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+            json_stream_cstring(s, r->gate->text[item]);
+        }
+    }
+    json_stream_raw(s, "]", 1);
+    key(s, "passed");
+    json_stream_lit(s, r->failed == 0 ? "true" : "false");
+    key(s, "failed");
+    json_stream_int(s, (long long)r->failed);
+    key(s, "allowed");
+    json_stream_int(s, (long long)r->allowed);
+    key(s, "allow_file");
+    string_or_null(s, r->allow != NULL ? r->allow->path : NULL);
+    key(s, "unused_allow_lines");
+    json_stream_raw(s, "[", 1);
+    n = 0;
+    for (int a = 0; r->allow != NULL && a < r->allow->count; a++) {
+        if (r->allow->rules[a].used == 0) {
+            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+            json_stream_int(s, r->allow->rules[a].line);
+        }
+    }
+    json_stream_raw(s, "]}", 2);
+}
+
+void diff_print_json(FILE *out, const diff_report *r)
+{
+    json_stream stream;
+    json_stream *s = &stream;
+    json_stream_init(s, out);
+    json_stream_lit(s, "{\"schema\":\"occ.diff\",\"version\":");
+    json_stream_int(s, DIFF_SCHEMA_VERSION);
+    key(s, "occ_version");
+    json_stream_cstring(s, occ_version());
+    json_stream_lit(s, ",\n\"old\":");
+    side_json(s, &r->old_side);
+    json_stream_lit(s, ",\n\"new\":");
+    side_json(s, &r->new_side);
+    json_stream_lit(s, ",\n\"gpu\":");
+    string_or_null(s, r->read->device != NULL ? r->read->device->name : NULL);
+    key(s, "threads");
+    if (r->read->threads > 0) {
+        json_stream_int(s, r->read->threads);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    key(s, "dyn_smem_bytes");
+    json_stream_int(s, r->read->dyn_smem_bytes);
+    json_stream_lit(s, ",\n\"counts\":{\"unchanged\":");
+    json_stream_int(s, (long long)r->unchanged);
+    key(s, "changed");
+    json_stream_int(s, (long long)r->changed);
+    key(s, "added");
+    json_stream_int(s, (long long)r->added);
+    key(s, "removed");
+    json_stream_int(s, (long long)r->removed);
+    key(s, "moved");
+    json_stream_int(s, (long long)r->moved);
+    json_stream_lit(s, "},\n\"gate\":");
+    gate_json(s, r);
+    static const diff_status order[] = {DIFF_CHANGED, DIFF_ADDED, DIFF_REMOVED, DIFF_MOVED};
+    for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+        json_stream_lit(s, ",\n\"");
+        json_stream_lit(s, diff_status_name(order[o]));
+        json_stream_lit(s, "\":[");
+        int n = 0;
+        for (size_t i = 0; i < r->entry_count; i++) {
+            if (r->entries[i].status == order[o]) {
+                json_stream_lit(s, n++ > 0 ? ",\n" : "\n");
+                entry_json(s, r, &r->entries[i]);
+            }
+        }
+        json_stream_raw(s, "]", 1);
+    }
+    json_stream_lit(s, "}\n");
+    json_stream_flush(s);
+}

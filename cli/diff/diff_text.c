@@ -1,0 +1,397 @@
+/*
+ * diff_text.c - `occ diff`'s readable outputs: the table (worst first, a
+ * section per status) and --markdown for a pull-request comment (the worst
+ * few in a table, the rest folded in <details>). A changed value reads
+ * "old->new" ("old → new" in Markdown); names come from the files read and
+ * are printed with their control characters made visible.
+ */
+#include <string.h>
+
+#include "diff.h"
+#include "output.h"
+
+static const char *const headers[DIFF_FIELD_COUNT] = {
+    [DIFF_REGS] = "REGS",
+    [DIFF_SPILL_STORES] = "SPILL_ST",
+    [DIFF_SPILL_LOADS] = "SPILL_LD",
+    [DIFF_SPILL_INSTRUCTIONS] = "SPILL_I",
+    [DIFF_STACK] = "STACK",
+    [DIFF_SMEM] = "SMEM",
+    [DIFF_BARRIERS] = "BAR",
+    [DIFF_MAX_THREADS] = "BOUND",
+    [DIFF_REQ_THREADS] = "REQNTID",
+    [DIFF_MAX_REGS] = "MAXREG",
+    [DIFF_CLUSTER] = "CLUSTER",
+    [DIFF_THREADS] = "BLOCK",
+    [DIFF_BLOCKS] = "BLK/SM",
+    [DIFF_OCCUPANCY] = "OCC",
+    [DIFF_LIMITER] = "LIMITER",
+};
+
+#define CELL_BYTES 96
+
+/* The fields every section shows, changed or not. */
+static uint32_t always_shown(void)
+{
+    return 1u << DIFF_REGS | 1u << DIFF_BLOCKS | 1u << DIFF_OCCUPANCY | 1u << DIFF_LIMITER;
+}
+
+/* "64", or "64->72" where the field changed. */
+static const char *cell(const diff_entry *e, diff_field f, const char *arrow, char *buf, size_t cap)
+{
+    char a[CELL_BYTES / 2];
+    char b[CELL_BYTES / 2];
+    if (e->old_k != NULL && e->new_k != NULL && (e->changed & (1u << f)) != 0) {
+        snprintf(buf, cap, "%s%s%s", diff_field_text(e->old_k, f, a, sizeof a), arrow,
+                 diff_field_text(e->new_k, f, b, sizeof b));
+    } else {
+        diff_field_text(e->new_k != NULL ? e->new_k : e->old_k, f, buf, cap);
+    }
+    return buf;
+}
+
+static char marker(const diff_entry *e)
+{
+    if (e->failed == 0) {
+        return ' ';
+    }
+    return e->allowed != NULL ? '~' : '!';
+}
+
+/* "occupancy-10%, regs+8": the failures an allowed entry had, or those of a
+   failing entry that no --allow line accepts. */
+static const char *failed_items(const diff_report *r, const diff_entry *e, char *buf, size_t cap)
+{
+    size_t used = 0;
+    uint32_t bits = e->allowed != NULL ? e->failed : e->failed & ~e->excused;
+    buf[0] = '\0';
+    for (int item = 0; item < GATE_ITEM_COUNT && used < cap; item++) {
+        if ((bits >> item) & 1u) {
+            int n =
+                snprintf(buf + used, cap - used, "%s%s", used > 0 ? ", " : "", r->gate->text[item]);
+            used = n > 0 && (size_t)n < cap - used ? used + (size_t)n : cap;
+        }
+    }
+    return buf;
+}
+
+static void print_name_notes(FILE *out, const diff_report *r, const diff_entry *e)
+{
+    const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
+    cli_put_visible(out, k->name);
+    if (e->status == DIFF_MOVED) {
+        fputs("  (was ", out);
+        cli_put_visible(out, e->old_k->name);
+        fputc(')', out);
+    }
+    if (e->failed != 0) {
+        char items[256];
+        failed_items(r, e, items, sizeof items);
+        if (e->allowed != NULL) {
+            fprintf(out, "  [allowed: %s; %s line %d: ", items, r->allow->path, e->allowed->line);
+            cli_put_visible(out, e->allowed->reason);
+            fputc(']', out);
+        } else {
+            fprintf(out, "  [FAILS %s]", items);
+        }
+    }
+    fputc('\n', out);
+}
+
+static void print_section(FILE *out, const diff_report *r, diff_status status, const char *title)
+{
+    uint32_t columns = always_shown();
+    size_t rows = 0;
+    for (size_t i = 0; i < r->entry_count; i++) {
+        const diff_entry *e = &r->entries[i];
+        if (e->status != status) {
+            continue;
+        }
+        rows++;
+        columns |= e->changed;
+        const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
+        if (status != DIFF_CHANGED) {
+            columns |= 1u << DIFF_STACK | 1u << DIFF_SMEM;
+            if (k->spill_store_bytes > 0 || k->spill_load_bytes > 0) {
+                columns |= 1u << DIFF_SPILL_STORES | 1u << DIFF_SPILL_LOADS;
+            }
+            if (k->spill_instructions > 0) {
+                columns |= 1u << DIFF_SPILL_INSTRUCTIONS;
+            }
+        }
+    }
+    if (rows == 0) {
+        return;
+    }
+    int width[DIFF_FIELD_COUNT];
+    int risk_width = 4;
+    char buf[CELL_BYTES];
+    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+        width[f] = (int)strlen(headers[f]);
+    }
+    for (size_t i = 0; i < r->entry_count; i++) {
+        const diff_entry *e = &r->entries[i];
+        if (e->status != status) {
+            continue;
+        }
+        for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+            int n = (int)strlen(cell(e, (diff_field)f, "->", buf, sizeof buf));
+            width[f] = n > width[f] ? n : width[f];
+        }
+        int n = (int)strlen(kernel_risk_text(&e->risk, buf, sizeof buf));
+        risk_width = n > risk_width ? n : risk_width;
+    }
+    fprintf(out, "\n%s:\n  %-8s", title, "ARCH");
+    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+        if ((columns >> f) & 1u) {
+            fprintf(out, " %-*s", width[f], headers[f]);
+        }
+    }
+    fprintf(out, " %-*s NAME\n", risk_width, "RISK");
+    for (size_t i = 0; i < r->entry_count; i++) {
+        const diff_entry *e = &r->entries[i];
+        if (e->status != status) {
+            continue;
+        }
+        const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
+        char arch[16];
+        fprintf(out, "%c %-8s", marker(e),
+                occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch));
+        for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+            if ((columns >> f) & 1u) {
+                fprintf(out, " %-*s", width[f], cell(e, (diff_field)f, "->", buf, sizeof buf));
+            }
+        }
+        fprintf(out, " %-*s ", risk_width, kernel_risk_text(&e->risk, buf, sizeof buf));
+        print_name_notes(out, r, e);
+    }
+}
+
+static void print_side(FILE *out, const diff_side *side)
+{
+    occ_inspect_totals totals;
+    occ_inspect_totals_get(side->result, &totals);
+    for (int i = 0; i < totals.input_count; i++) {
+        fputs(i > 0 ? ", " : "", out);
+        cli_put_visible(out, occ_inspect_input_name(side->result, i));
+        fprintf(out, " (%s)", occ_inspect_format_name(occ_inspect_input_format(side->result, i)));
+    }
+}
+
+static void print_where(FILE *out, const diff_report *r)
+{
+    fputs("Occupancy on ", out);
+    if (r->read->device != NULL) {
+        cli_put_visible(out, r->read->device->name);
+    } else {
+        fputs("each kernel's own arch (generic sm_XX entry)", out);
+    }
+    fprintf(out, ", %s, %d B dynamic shared memory.\n",
+            r->read->threads > 0 ? "at --threads" : "at the block size the occupancy API picks",
+            r->read->dyn_smem_bytes);
+}
+
+/* The gate's verdict and the --allow lines that excused nothing. */
+static void print_gate(FILE *out, const diff_report *r)
+{
+    if (r->gate == NULL) {
+        fputs("\nNo --fail-on: nothing fails the run.\n", out);
+    } else if (r->failed > 0) {
+        char summary[512];
+        fprintf(out, "\nGate failed: %s.\n", diff_gate_summary(r, summary, sizeof summary));
+    } else {
+        fputs("\nPassed: no change fails --fail-on", out);
+        const char *sep = " ";
+        for (int item = 0; item < GATE_ITEM_COUNT; item++) {
+            if (r->gate->on[item]) {
+                fprintf(out, "%s%s", sep, r->gate->text[item]);
+                sep = ",";
+            }
+        }
+        fputs(".\n", out);
+    }
+    if (r->allowed > 0) {
+        fprintf(out, "%zu kernel%s would fail but %s accepted by %s (marked ~).\n", r->allowed,
+                r->allowed == 1 ? "" : "s", r->allowed == 1 ? "is" : "are", r->allow->path);
+    }
+    for (int a = 0; r->allow != NULL && a < r->allow->count; a++) {
+        const allow_rule *rule = &r->allow->rules[a];
+        if (rule->used == 0) {
+            fprintf(out, "%s line %d (", r->allow->path, rule->line);
+            cli_put_visible(out, rule->pattern);
+            fputs(") excused no failure: remove it to tighten the gate.\n", out);
+        }
+    }
+}
+
+void diff_print_text(FILE *out, const diff_report *r)
+{
+    char n[5][32];
+    fputs("occ diff: ", out);
+    print_side(out, &r->old_side);
+    fputs(" -> ", out);
+    print_side(out, &r->new_side);
+    fputs("\n", out);
+    print_where(out, r);
+    fprintf(out, "%s changed, %s added, %s removed, %s moved, %s unchanged.\n",
+            cli_group_digits((long long)r->changed, n[0], sizeof n[0]),
+            cli_group_digits((long long)r->added, n[1], sizeof n[1]),
+            cli_group_digits((long long)r->removed, n[2], sizeof n[2]),
+            cli_group_digits((long long)r->moved, n[3], sizeof n[3]),
+            cli_group_digits((long long)r->unchanged, n[4], sizeof n[4]));
+    fprintf(out, "Kernels spilling: %zu -> %zu; at the register ceiling: %zu -> %zu.\n",
+            r->old_side.spilling, r->new_side.spilling, r->old_side.at_ceiling,
+            r->new_side.at_ceiling);
+    print_section(out, r, DIFF_CHANGED, "Changed (worst first; ! fails the gate, ~ allowed)");
+    print_section(out, r, DIFF_ADDED, "Added");
+    print_section(out, r, DIFF_REMOVED, "Removed");
+    print_section(out, r, DIFF_MOVED, "Moved (renamed, same resources)");
+    print_gate(out, r);
+}
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+/* Names longer than this are cut in Markdown: a pull-request comment is
+   limited (65,536 characters on GitHub). */
+#define MD_NAME_BYTES 160
+/* Rows in the folded part; the rest are counted (the JSON has them all). */
+#define MD_FOLDED_ROWS 200
+
+/* A name in a code span inside a table cell: '|' escaped (GFM tables split
+   on it even in code), backquotes made quotes, control characters made
+   visible, cut at MD_NAME_BYTES on a UTF-8 boundary. */
+static void md_name(FILE *out, const char *name)
+{
+    char visible[MD_NAME_BYTES * 4 + 8];
+    cli_visible(name, visible, sizeof visible);
+    size_t len = strlen(visible);
+    bool cut = len > MD_NAME_BYTES;
+    if (cut) {
+        len = MD_NAME_BYTES;
+        while (len > 0 && ((unsigned char)visible[len] & 0xC0) == 0x80) {
+            len--;
+        }
+    }
+    fputc('`', out);
+    for (size_t i = 0; i < len; i++) {
+        if (visible[i] == '|') {
+            fputs("\\|", out);
+        } else if (visible[i] == '`') {
+            fputc('\'', out);
+        } else {
+            fputc(visible[i], out);
+        }
+    }
+    fputs(cut ? "...`" : "`", out);
+}
+
+static const char *md_spills(const occ_inspect_kernel *k, char *buf, size_t cap)
+{
+    if (diff_spill_bytes(k) > 0) {
+        snprintf(buf, cap, "%lld B", diff_spill_bytes(k));
+    } else if (k->spill_instructions > 0) {
+        snprintf(buf, cap, "%d instr", k->spill_instructions);
+    } else {
+        snprintf(buf, cap, "0");
+    }
+    return buf;
+}
+
+static void md_cell(FILE *out, const diff_entry *e, diff_field f)
+{
+    char buf[CELL_BYTES];
+    fputs(" | ", out);
+    fputs(cell(e, f, " → ", buf, sizeof buf), out);
+}
+
+static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
+{
+    const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
+    char arch[16];
+    char buf[CELL_BYTES];
+    const char *mark = e->failed == 0 ? "" : e->allowed != NULL ? "allowed" : "**FAIL**";
+    fprintf(out, "| %s | %s | %s | ", mark, diff_status_name(e->status),
+            occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch));
+    md_name(out, k->name);
+    if (e->status == DIFF_MOVED) {
+        fputs(" (was ", out);
+        md_name(out, e->old_k->name);
+        fputc(')', out);
+    }
+    md_cell(out, e, DIFF_REGS);
+    fputs(" | ", out);
+    char a[CELL_BYTES / 2];
+    if (e->old_k != NULL && e->new_k != NULL &&
+        (diff_spill_bytes(e->old_k) != diff_spill_bytes(e->new_k) ||
+         e->old_k->spill_instructions != e->new_k->spill_instructions)) {
+        fprintf(out, "%s → %s", md_spills(e->old_k, a, sizeof a),
+                md_spills(e->new_k, buf, sizeof buf));
+    } else {
+        fputs(md_spills(k, buf, sizeof buf), out);
+    }
+    md_cell(out, e, DIFF_STACK);
+    md_cell(out, e, DIFF_SMEM);
+    md_cell(out, e, DIFF_BLOCKS);
+    md_cell(out, e, DIFF_OCCUPANCY);
+    md_cell(out, e, DIFF_LIMITER);
+    fprintf(out, " | %s |", kernel_risk_text(&e->risk, buf, sizeof buf));
+    if (e->failed != 0) {
+        char items[256];
+        fprintf(out, " %s", failed_items(r, e, items, sizeof items));
+    }
+    fputs(" |\n", out);
+}
+
+static void md_header(FILE *out)
+{
+    fputs("| | status | arch | kernel | regs | spills | stack | smem | blocks/SM | occupancy | "
+          "limiter | at risk | fails |\n"
+          "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n",
+          out);
+}
+
+void diff_print_markdown(FILE *out, const diff_report *r, int shown)
+{
+    char n[5][32];
+    fputs("### occ diff\n\n", out);
+    fprintf(out, "**%s changed**, %s added, %s removed, %s moved, %s unchanged.",
+            cli_group_digits((long long)r->changed, n[0], sizeof n[0]),
+            cli_group_digits((long long)r->added, n[1], sizeof n[1]),
+            cli_group_digits((long long)r->removed, n[2], sizeof n[2]),
+            cli_group_digits((long long)r->moved, n[3], sizeof n[3]),
+            cli_group_digits((long long)r->unchanged, n[4], sizeof n[4]));
+    fprintf(out, " Kernels spilling: %zu → %zu; at the register ceiling: %zu → %zu.\n\n",
+            r->old_side.spilling, r->new_side.spilling, r->old_side.at_ceiling,
+            r->new_side.at_ceiling);
+    if (r->gate != NULL) {
+        char summary[512];
+        if (r->failed > 0) {
+            fprintf(out, "**Gate failed**: %s.\n\n", diff_gate_summary(r, summary, sizeof summary));
+        } else {
+            fputs("Gate passed.\n\n", out);
+        }
+    }
+    if (r->entry_count == 0) {
+        fputs("No kernel changed.\n", out);
+        return;
+    }
+    size_t first = (size_t)shown < r->entry_count ? (size_t)shown : r->entry_count;
+    md_header(out);
+    for (size_t i = 0; i < first; i++) {
+        md_row(out, r, &r->entries[i]);
+    }
+    size_t rest = r->entry_count - first;
+    if (rest == 0) {
+        return;
+    }
+    fprintf(out, "\n<details><summary>%zu more</summary>\n\n", rest);
+    md_header(out);
+    size_t folded = rest < MD_FOLDED_ROWS ? rest : MD_FOLDED_ROWS;
+    for (size_t i = first; i < first + folded; i++) {
+        md_row(out, r, &r->entries[i]);
+    }
+    if (rest > folded) {
+        fprintf(out, "\n%zu more not shown (occ diff --json lists every one).\n", rest - folded);
+    }
+    fputs("\n</details>\n", out);
+}

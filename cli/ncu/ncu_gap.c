@@ -1,0 +1,442 @@
+/*
+ * ncu_gap.c - why a launch's achieved occupancy is below its theoretical.
+ *
+ * Nsight's achieved occupancy (sm__warps_active.avg.pct_of_peak_sustained_
+ * active) counts resident warps over the cycles each SM is active, so an SM
+ * with no block does not lower it, while an SM with fewer blocks than it
+ * could hold does. The model: blocks of equal duration run in waves of
+ * `wave_blocks` (blocks per SM x SMs, or fewer where clusters cannot fill
+ * every slot), each wave's blocks spread over the SMs. Then
+ *
+ *   grid_bound = grid x warps per block
+ *                / ((waves - 1) x min(SMs, wave) + min(SMs, last wave))
+ *                / max warps per SM
+ *
+ * and theoretical - achieved splits into what clusters leave empty, what
+ * the grid leaves empty (a grid below one wave, or a partial last wave), and
+ * the rest, which happens inside the kernel (warps and blocks ending at
+ * different times). On the H200 exports the model's grid_bound is within a
+ * point of the measured achieved occupancy wherever the grid explains the
+ * gap (docs/ncu.md shows the table).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncu.h"
+#include "output.h"
+
+/* A gap below 2 points of occupancy is not given a cause: it is within the
+   model's own error where the grid explains a gap (at most 1.74 points on
+   the PyTorch and Triton exports, docs/ncu.md). */
+#define NEGLIGIBLE_GAP 0.02
+
+const char *ncu_cause_name(ncu_cause cause)
+{
+    switch (cause) {
+    case NCU_CAUSE_NONE: return "none";
+    case NCU_CAUSE_SMALL_GRID: return "small_grid";
+    case NCU_CAUSE_TAIL: return "tail";
+    case NCU_CAUSE_CLUSTERS: return "clusters";
+    case NCU_CAUSE_IN_KERNEL: return "in_kernel";
+    case NCU_CAUSE_NOT_MEASURED: return "not_measured";
+    case NCU_CAUSE_NO_GRID: return "no_grid";
+    default: return "unknown";
+    }
+}
+
+static long long min_ll(long long a, long long b)
+{
+    return a < b ? a : b;
+}
+
+/* The active clusters the waves use: Nsight's count where exported (it is
+   what the launch got), else libocc's. */
+static int active_clusters(const ncu_check *c)
+{
+    return c->ncu_max_active_clusters >= 0 ? c->ncu_max_active_clusters : c->max_active_clusters;
+}
+
+void ncu_gap_compute(const ncu_launch *l, const ncu_check *c, ncu_gap *g)
+{
+    memset(g, 0, sizeof *g);
+    const occ_result *r = &c->result;
+    double grid = l->v[NCU_GRID_SIZE].value;
+    g->grid_blocks = grid >= 1 && grid < 9e15 ? (long long)floor(grid + 0.5) : 0;
+    g->gap = c->has_achieved ? c->theoretical - c->achieved : 0.0;
+    long long sms = c->sm_count;
+    long long blocks = r->blocks_per_sm;
+    if (sms <= 0 || blocks <= 0 || g->grid_blocks <= 0) {
+        g->cause = c->has_achieved ? NCU_CAUSE_NO_GRID : NCU_CAUSE_NOT_MEASURED;
+        return;
+    }
+    double per_warp = (double)r->warps_per_block / (double)r->max_warps_per_sm;
+    long long wave = blocks * sms;
+    int clusters = active_clusters(c);
+    if (c->has_clusters && clusters > 0 && (long long)clusters * c->cluster_size < wave) {
+        wave = (long long)clusters * c->cluster_size;
+    }
+    long long waves = (g->grid_blocks + wave - 1) / wave;
+    long long last = g->grid_blocks - (waves - 1) * wave;
+    g->wave_blocks = wave;
+    g->full_waves = last == wave ? waves : waves - 1;
+    g->last_wave_blocks = last;
+    g->active_sms = (int)min_ll(sms, min_ll(wave, g->grid_blocks));
+    /* a full wave's blocks per active SM, then the whole launch's */
+    double full = (double)wave / (double)min_ll(sms, wave) * per_warp;
+    double active_time =
+        (double)(waves - 1) * (double)min_ll(sms, wave) + (double)min_ll(sms, last);
+    g->grid_bound = (double)g->grid_blocks / active_time * per_warp;
+    g->cluster_loss = c->theoretical - full > 1e-12 ? c->theoretical - full : 0.0;
+    double grid_loss = full - g->grid_bound > 1e-12 ? full - g->grid_bound : 0.0;
+    if (waves == 1) {
+        g->small_grid_loss = grid_loss;
+    } else {
+        g->tail_loss = grid_loss;
+    }
+    if (!c->has_achieved) {
+        g->cause = NCU_CAUSE_NOT_MEASURED;
+        return;
+    }
+    g->in_kernel = g->grid_bound - c->achieved;
+    if (g->gap < NEGLIGIBLE_GAP) {
+        g->cause = NCU_CAUSE_NONE;
+        return;
+    }
+    struct {
+        double loss;
+        ncu_cause cause;
+    } parts[] = {{g->cluster_loss, NCU_CAUSE_CLUSTERS},
+                 {g->small_grid_loss, NCU_CAUSE_SMALL_GRID},
+                 {g->tail_loss, NCU_CAUSE_TAIL},
+                 {g->in_kernel, NCU_CAUSE_IN_KERNEL}};
+    g->cause = NCU_CAUSE_IN_KERNEL;
+    double largest = -1.0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (parts[i].loss > largest) {
+            largest = parts[i].loss;
+            g->cause = parts[i].cause;
+        }
+    }
+}
+
+/* A growing text. */
+typedef struct text {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+} text;
+
+static void add(text *t, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(text *t, const char *format, ...)
+{
+    if (t->failed) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, format);
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, format, ap);
+    va_end(ap);
+    if (n < 0) {
+        t->failed = true;
+        va_end(again);
+        return;
+    }
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = (t->len + (size_t)n + 1) * 2;
+        char *grown = realloc(t->buf, cap);
+        if (grown == NULL) {
+            t->failed = true;
+            va_end(again);
+            return;
+        }
+        t->buf = grown;
+        t->cap = cap;
+    }
+    vsnprintf(t->buf + t->len, t->cap - t->len, format, again);
+    va_end(again);
+    t->len += (size_t)n;
+}
+
+static double pct(double fraction)
+{
+    return fraction * 100.0;
+}
+
+/* Digit groups for the counts of a text: two at a time per call. */
+typedef struct groups {
+    char a[32], b[32], c[32], d[32];
+} groups;
+
+static void explain_theoretical(text *t, const ncu_check *c)
+{
+    const occ_result *r = &c->result;
+    groups n;
+    add(t,
+        "Theoretical occupancy %.2f%%: %d block%s of %d warps per SM, %d of %d warps, limited by ",
+        pct(c->theoretical), r->blocks_per_sm, r->blocks_per_sm == 1 ? "" : "s", r->warps_per_block,
+        r->warps_per_sm, r->max_warps_per_sm);
+    const occ_limiter order[] = {OCC_LIMITER_WARPS, OCC_LIMITER_BLOCKS, OCC_LIMITER_REGISTERS,
+                                 OCC_LIMITER_SHARED_MEM, OCC_LIMITER_BARRIERS};
+    int named = 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        if ((r->limiters & (unsigned)order[i]) != 0) {
+            add(t, "%s%s", named++ > 0 ? " and " : "", occ_limiter_name(order[i]));
+        }
+    }
+    if (named == 0) {
+        add(t, "nothing: no block fits (%s)", occ_zero_reason_text(r->zero_reason));
+    }
+    add(t, " (with Nsight's shared-memory configuration, %s bytes).",
+        cli_group_digits(c->smem_config_bytes, n.a, sizeof n.a));
+    if (c->mismatches != 0) {
+        add(t, " Nsight differs:");
+        for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+            if ((c->mismatches & (1u << bit)) != 0) {
+                add(t, " %s", ncu_mismatch_name(1u << bit));
+            }
+        }
+        add(t, " (Nsight's theoretical occupancy is %.2f%%).", pct(c->ncu_theoretical));
+    }
+    add(t, "\n");
+}
+
+static void explain_clusters(text *t, const ncu_check *c, const ncu_gap *g, long long slots)
+{
+    if (!c->has_clusters) {
+        return;
+    }
+    add(t, "Clusters of %d blocks: ", c->cluster_size);
+    if (c->ncu_max_active_clusters >= 0) {
+        add(t, "%d clusters fit at once (Nsight", c->ncu_max_active_clusters);
+    } else {
+        add(t, "Nsight exported no count of active clusters (");
+    }
+    if (c->max_active_clusters >= 0) {
+        add(t, "; libocc: %s%d)", c->clusters_exact ? "" : "at most ", c->max_active_clusters);
+    } else {
+        add(t, "; libocc: not computed)");
+    }
+    if (g->wave_blocks > 0 && g->wave_blocks < slots) {
+        groups n;
+        add(t, ", %s blocks against %s block slots (%d per SM x %d SMs)",
+            cli_group_digits(g->wave_blocks, n.a, sizeof n.a),
+            cli_group_digits(slots, n.b, sizeof n.b), c->result.blocks_per_sm, c->sm_count);
+        if (g->cluster_loss > 0) {
+            add(t, ": clusters leave %.2f points of occupancy unused on the SMs they occupy.\n",
+                pct(g->cluster_loss));
+        } else {
+            add(t, ": %d SMs stay idle, while the busy ones hold as many blocks as they can.\n",
+                c->sm_count - g->active_sms);
+        }
+    } else {
+        add(t, ", enough for every block slot.\n");
+    }
+}
+
+static void explain_grid(text *t, const ncu_check *c, const ncu_gap *g)
+{
+    if (g->wave_blocks == 0) {
+        add(t, "The grid's waves are not modelled: the export gives no SM count, or no block "
+               "fits.\n");
+        return;
+    }
+    long long slots = (long long)c->result.blocks_per_sm * c->sm_count;
+    explain_clusters(t, c, g, slots);
+    long long waves = g->full_waves + (g->last_wave_blocks < g->wave_blocks ? 1 : 0);
+    groups n;
+    cli_group_digits(g->grid_blocks, n.a, sizeof n.a);
+    cli_group_digits(g->wave_blocks, n.b, sizeof n.b);
+    if (waves == 1 && g->grid_blocks < g->wave_blocks) {
+        add(t,
+            "The grid of %s blocks is smaller than one wave of %s: %d SMs hold %.2f "
+            "blocks each on average",
+            n.a, n.b, g->active_sms, (double)g->grid_blocks / (double)g->active_sms);
+        if (g->active_sms < c->sm_count) {
+            add(t, " and %d SMs stay idle", c->sm_count - g->active_sms);
+        }
+        add(t, ". With blocks of equal duration that allows %.2f%%.\n", pct(g->grid_bound));
+    } else if (g->last_wave_blocks < g->wave_blocks) {
+        add(t,
+            "The grid of %s blocks makes %.2f waves of %s: %s full and a last one of %s "
+            "blocks (%.0f%% full). With blocks of equal duration that allows %.2f%%; the "
+            "tail costs %.2f points.\n",
+            n.a, (double)g->grid_blocks / (double)g->wave_blocks, n.b,
+            cli_group_digits(g->full_waves, n.c, sizeof n.c),
+            cli_group_digits(g->last_wave_blocks, n.d, sizeof n.d),
+            pct((double)g->last_wave_blocks / (double)g->wave_blocks), pct(g->grid_bound),
+            pct(g->tail_loss));
+    } else {
+        add(t, "The grid of %s blocks is exactly %s wave%s of %s: no tail.\n", n.a,
+            cli_group_digits(g->full_waves, n.c, sizeof n.c), g->full_waves == 1 ? "" : "s", n.b);
+    }
+}
+
+static void explain_achieved(text *t, const ncu_check *c, const ncu_gap *g)
+{
+    if (!c->has_achieved) {
+        add(t, "The export has no achieved occupancy (profile with --section Occupancy).\n");
+        return;
+    }
+    add(t, "Achieved %.2f%%, %.2f points below theoretical", pct(c->achieved), pct(g->gap));
+    if (g->wave_blocks == 0) {
+        add(t, ".\n");
+        return;
+    }
+    double launch = c->theoretical - g->grid_bound;
+    add(t, ": the launch's shape explains %.2f, ", pct(launch));
+    if (g->in_kernel >= 0) {
+        add(t,
+            "the other %.2f happen inside the kernel (warps and blocks that end at different "
+            "times: imbalance, warp-specialised roles, early exits, or blocks too short to "
+            "cover their start).\n",
+            pct(g->in_kernel));
+    } else {
+        add(t,
+            "and the kernel does %.2f better than blocks of equal duration would (blocks that "
+            "end at different times fill the last wave's gaps).\n",
+            pct(-g->in_kernel));
+    }
+}
+
+static void advise_theoretical(text *t, const ncu_check *c)
+{
+    if (c->result.occupancy >= 1.0 || c->result.blocks_per_sm == 0) {
+        return;
+    }
+    occ_explanation *ex = malloc(sizeof *ex);
+    if (ex == NULL || occ_explain(&c->device, &c->kernel, ex, NULL) != OCC_OK) {
+        free(ex);
+        return;
+    }
+    bool any = false;
+    for (int i = 0; i < ex->change_count; i++) {
+        if (ex->changes[i].helps) {
+            add(t, "%s%s", any ? " " : "- A higher theoretical occupancy (as occ explain says): ",
+                ex->changes[i].text);
+            any = true;
+        }
+    }
+    if (any) {
+        add(t, " Libraries such as cuBLAS and cuDNN choose low occupancy for large tiles: more "
+               "warps pay only where warps wait on memory.\n");
+    }
+    free(ex);
+}
+
+static void advise(text *t, const ncu_check *c, const ncu_gap *g)
+{
+    groups n;
+    add(t, "What to change:\n");
+    switch (g->cause) {
+    case NCU_CAUSE_NONE:
+        add(t, "- Nothing for the achieved occupancy: it is within %.2f points of theoretical.\n",
+            pct(g->gap));
+        break;
+    case NCU_CAUSE_SMALL_GRID:
+        add(t,
+            "- More blocks: a grid of at least %s blocks fills one wave (%d per SM x %d "
+            "SMs). Split the work finer, or run independent work beside it in other streams; "
+            "smaller blocks alone do not help, the grid is what is short.\n",
+            cli_group_digits(g->wave_blocks, n.a, sizeof n.a), c->result.blocks_per_sm,
+            c->sm_count);
+        break;
+    case NCU_CAUSE_TAIL: {
+        long long k = g->grid_blocks / g->wave_blocks;
+        add(t,
+            "- A grid that is a multiple of %s blocks (%s or %s near the %s of this launch), "
+            "or a persistent grid of %s blocks that loops over the work, removes the tail; "
+            "with more waves the tail's share shrinks.\n",
+            cli_group_digits(g->wave_blocks, n.a, sizeof n.a),
+            cli_group_digits((k > 0 ? k : 1) * g->wave_blocks, n.b, sizeof n.b),
+            cli_group_digits((k + 1) * g->wave_blocks, n.c, sizeof n.c),
+            cli_group_digits(g->grid_blocks, n.d, sizeof n.d), n.a);
+        break;
+    }
+    case NCU_CAUSE_CLUSTERS: {
+        char buf[OCC_CLUSTER_TEXT_BYTES];
+        add(t, "- Clusters: ");
+        if (occ_cluster_explain(&c->device, &c->kernel, buf, sizeof buf, NULL) > 0) {
+            add(t, "%s\n", buf);
+        } else {
+            add(t, "a cluster size that divides the SMs of each GPC leaves fewer slots empty.\n");
+        }
+        break;
+    }
+    case NCU_CAUSE_IN_KERNEL:
+        add(t, "- Not the launch: the gap is inside the kernel. Nsight's Warp State Statistics "
+               "and Scheduler Statistics sections show where warps wait or end early.\n");
+        break;
+    default:
+        add(t, "- Profile with --section LaunchStats --section Occupancy for the achieved "
+               "occupancy and the SM count.\n");
+        break;
+    }
+    advise_theoretical(t, c);
+}
+
+char *ncu_explain(const ncu_launch *l, const ncu_check *c, const ncu_gap *g)
+{
+    (void)l;
+    text t = {NULL, 0, 0, false};
+    explain_theoretical(&t, c);
+    explain_grid(&t, c, g);
+    explain_achieved(&t, c, g);
+    advise(&t, c, g);
+    if (t.failed) {
+        free(t.buf);
+        return NULL;
+    }
+    return t.buf;
+}
+
+/* The kernel's name without its return type, namespaces and parameters
+   ("void at::native::foo<float, 4>(int)" -> "foo<float, 4>"): what tells
+   kernels apart in a table. */
+const char *ncu_short_name(const char *name, char *buf, size_t cap)
+{
+    if (cap == 0) {
+        return buf;
+    }
+    const char *start = name;
+    const char *end = name + strlen(name);
+    int depth = 0;
+    for (const char *p = name; *p != '\0'; p++) {
+        if (strncmp(p, "(anonymous namespace)", 21) == 0) {
+            p += 20;
+        } else if (strncmp(p, "<unnamed>", 9) == 0) {
+            p += 8;
+        } else if (*p == '<') {
+            depth++;
+        } else if (*p == '>') {
+            depth -= depth > 0;
+        } else if (depth == 0 && *p == '(') {
+            end = p; /* the parameters */
+            break;
+        } else if (depth == 0 && *p == ' ') {
+            start = p + 1; /* after the return type */
+        } else if (depth == 0 && p[0] == ':' && p[1] == ':') {
+            start = p + 2; /* after a namespace or class */
+            p++;
+        }
+    }
+    if (start >= end) {
+        start = name;
+        end = name + strlen(name);
+    }
+    size_t len = (size_t)(end - start);
+    if (len < cap) {
+        memcpy(buf, start, len);
+        buf[len] = '\0';
+    } else if (cap > 4) {
+        memcpy(buf, start, cap - 4);
+        memcpy(buf + cap - 4, "...", 4); /* cut, visibly */
+    } else {
+        buf[0] = '\0';
+    }
+    return buf;
+}

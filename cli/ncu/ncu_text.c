@@ -1,0 +1,220 @@
+/*
+ * ncu_text.c - `occ ncu`'s human output: whether libocc agrees with Nsight,
+ * the launches where occupancy could matter with their explanations, then
+ * one table row per launch.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncu.h"
+#include "output.h"
+
+/* Characters of a kernel's name in a table row: enough to tell nvjet tile
+   shapes and template instances apart. */
+#define TABLE_NAME_BYTES 64
+
+static const char *page_name(ncu_page page)
+{
+    return page == NCU_PAGE_RAW ? "raw page" : "details page";
+}
+
+static void print_mismatch_counts(FILE *out, const ncu_summary *s)
+{
+    fputs("Mismatches by field:", out);
+    for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+        if (s->mismatch_counts[bit] > 0) {
+            fprintf(out, " %s %lld", ncu_mismatch_name(1u << bit), s->mismatch_counts[bit]);
+        }
+    }
+    fputs(" (each is a disagreement between libocc and Nsight: docs/ncu.md says how to read "
+          "it)\n",
+          out);
+}
+
+/* "12.34" or "-" */
+static const char *duration_text(const ncu_launch *l, char *buf, size_t cap)
+{
+    if (!l->v[NCU_DURATION].present) {
+        return "-";
+    }
+    snprintf(buf, cap, "%.2f", l->v[NCU_DURATION].value);
+    return buf;
+}
+
+static void print_explanation(FILE *out, const char *text)
+{
+    const char *p = text;
+    while (*p != '\0') {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+        char *line = malloc(len + 1);
+        if (line == NULL) {
+            return;
+        }
+        memcpy(line, p, len);
+        line[len] = '\0';
+        fputs("     ", out);
+        cli_print_wrapped(out, line, 7);
+        free(line);
+        p += len + (nl != NULL);
+    }
+}
+
+void ncu_print_text_summary(FILE *out, const ncu_summary *s)
+{
+    char a[32];
+    char b[32];
+    fprintf(out, "occ ncu: %d file%s, %s launches\n", s->file_count, s->file_count == 1 ? "" : "s",
+            cli_group_digits(s->launches, a, sizeof a));
+    cli_print_wrappedf(out, 0,
+                       "libocc agrees with Nsight Compute on %s of %s launches (theoretical "
+                       "occupancy, every Block Limit, waves, active clusters).",
+                       cli_group_digits(s->agreed, a, sizeof a),
+                       cli_group_digits(s->launches, b, sizeof b));
+    if (s->agreed < s->launches) {
+        print_mismatch_counts(out, s);
+    }
+    if (s->top_count == 0) {
+        fputs("\nNo launch has an achieved occupancy below its theoretical to rank.\n", out);
+        return;
+    }
+    fputs("\n", out);
+    if (s->by_time) {
+        cli_print_wrapped(
+            out,
+            "Where occupancy could matter: launches ranked by duration x (theoretical "
+            "- achieved occupancy), largest first.",
+            0);
+    } else {
+        cli_print_wrappedf(out, 0,
+                           "Where occupancy could matter: launches ranked by theoretical - "
+                           "achieved occupancy, largest first (%s has launches without a duration: "
+                           "the details page of LaunchStats and Occupancy holds none; the raw "
+                           "page's gpu__time_duration.sum, or the SpeedOfLight section, gives it).",
+                           s->untimed_file != NULL ? s->untimed_file : "an input");
+    }
+    fprintf(out, "\n  #  %-28s %10s %12s %9s %7s  %-12s %s\n", "file:ID", "time us", "theoretical",
+            "achieved", "gap", "cause", "kernel");
+    for (int i = 0; i < s->top_count; i++) {
+        const ncu_ranked *r = &s->top[i];
+        char where[300];
+        char where_shown[1200];
+        char name[TABLE_NAME_BYTES];
+        char name_shown[4 * TABLE_NAME_BYTES];
+        char time[32];
+        snprintf(where, sizeof where, "%s:%lld", s->files[r->file_index].path, r->id);
+        ncu_short_name(r->short_name, name, sizeof name);
+        fprintf(out, "%3d  %-28s %10s %11.2f%% %8.2f%% %7.2f  %-12s %s\n", i + 1,
+                cli_visible(where, where_shown, sizeof where_shown),
+                duration_text(&r->launch, time, sizeof time), r->check.theoretical * 100.0,
+                r->check.achieved * 100.0, r->gap.gap * 100.0, ncu_cause_name(r->gap.cause),
+                cli_visible(name, name_shown, sizeof name_shown));
+    }
+    for (int i = 0; i < s->top_count; i++) {
+        const ncu_ranked *r = &s->top[i];
+        char shown[600];
+        char path[300];
+        fprintf(out, "\n%3d. %s ID %lld: %s\n", i + 1,
+                cli_visible(s->files[r->file_index].path, path, sizeof path), r->id,
+                cli_visible(r->short_name, shown, sizeof shown));
+        char *text = ncu_explain(&r->launch, &r->check, &r->gap);
+        if (text == NULL) {
+            fputs("     (out of memory: no explanation)\n", out);
+            continue;
+        }
+        print_explanation(out, text);
+        free(text);
+    }
+}
+
+void ncu_print_text_file(FILE *out, const ncu_summary *s, int file_index)
+{
+    const ncu_file_info *f = &s->files[file_index];
+    char path[600];
+    char a[32];
+    char b[32];
+    fprintf(out, "\n%s: %s, %s launches", cli_visible(f->path, path, sizeof path),
+            page_name(f->page), cli_group_digits(f->launches, a, sizeof a));
+    if (f->launches > 0) {
+        fprintf(out, " on %s (%d SMs); libocc agrees on %s", f->gpu, f->sm_count,
+                cli_group_digits(f->agreed, b, sizeof b));
+    }
+    fputs("\n", out);
+    if (f->launches == 0) {
+        return;
+    }
+    fprintf(out, "%7s %5s %9s %4s %10s %8s %8s %8s %8s %6s %-22s %9s  %-5s %s\n", "ID", "block",
+            "grid", "regs", "smem B", "config B", "ncu theo", "occ theo", "achieved", "waves",
+            "limiter", "time us", "agree", "kernel");
+}
+
+/* "registers", "registers+shared memory" */
+static const char *limiter_text(unsigned limiters, char *buf, size_t cap)
+{
+    const occ_limiter order[] = {OCC_LIMITER_WARPS, OCC_LIMITER_BLOCKS, OCC_LIMITER_REGISTERS,
+                                 OCC_LIMITER_SHARED_MEM, OCC_LIMITER_BARRIERS};
+    buf[0] = '\0';
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        if ((limiters & (unsigned)order[i]) != 0 && len < cap) {
+            int n = snprintf(buf + len, cap - len, "%s%s", len > 0 ? "+" : "",
+                             occ_limiter_name(order[i]));
+            len += n > 0 ? (size_t)n : 0;
+        }
+    }
+    return buf;
+}
+
+void ncu_print_text_row(FILE *out, const ncu_launch *l, const ncu_check *c, const ncu_gap *g)
+{
+    (void)g;
+    char grid[32];
+    char smem[32];
+    char cfg[32];
+    char achieved[16];
+    char waves[16];
+    char limiter[64];
+    char time[32];
+    char name[TABLE_NAME_BYTES];
+    char shown[4 * TABLE_NAME_BYTES];
+    if (c->has_achieved) {
+        snprintf(achieved, sizeof achieved, "%.2f%%", c->achieved * 100.0);
+    } else {
+        snprintf(achieved, sizeof achieved, "-");
+    }
+    if (c->waves >= 0) {
+        snprintf(waves, sizeof waves, "%.2f", c->waves);
+    } else {
+        snprintf(waves, sizeof waves, "-");
+    }
+    char agree[16];
+    snprintf(agree, sizeof agree, "%s", c->mismatches == 0 ? "yes" : "NO");
+    fprintf(out, "%7lld %5d %9s %4d %10s %8s %7.2f%% %7.2f%% %8s %6s %-22s %9s  %-5s %s\n", l->id,
+            c->result.threads_per_block,
+            cli_group_digits((long long)(l->v[NCU_GRID_SIZE].value + 0.5), grid, sizeof grid),
+            c->kernel.regs_per_thread,
+            cli_group_digits((long long)c->kernel.static_smem_bytes + c->kernel.dyn_smem_bytes,
+                             smem, sizeof smem),
+            cli_group_digits(c->smem_config_bytes, cfg, sizeof cfg), c->ncu_theoretical * 100.0,
+            c->theoretical * 100.0, achieved, waves,
+            limiter_text(c->result.limiters, limiter, sizeof limiter),
+            duration_text(l, time, sizeof time), agree,
+            cli_visible(ncu_short_name(l->name, name, sizeof name), shown, sizeof shown));
+    if (c->mismatches != 0) {
+        fputs("        mismatches:", out);
+        for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+            if ((c->mismatches & (1u << bit)) != 0) {
+                fprintf(out, " %s", ncu_mismatch_name(1u << bit));
+            }
+        }
+        fputs(" (Nsight's Block Limits:", out);
+        for (int i = 0; i < NCU_LIMIT_COUNT; i++) {
+            fprintf(out, " %s %d", ncu_limit_names[i], c->ncu_limits[i]);
+        }
+        fputs("; libocc's:", out);
+        for (int i = 0; i < NCU_LIMIT_COUNT; i++) {
+            fprintf(out, " %s %d", ncu_limit_names[i], c->limits[i]);
+        }
+        fputs(")\n", out);
+    }
+}
