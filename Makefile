@@ -9,7 +9,8 @@ CMAKE_FLAGS ?=
 BUILD_FUZZ  ?= build-fuzz
 FUZZ_SECONDS ?= 30
 
-.PHONY: all run web test test-release test-asan fuzz bench format format-check deps deps-test deps-web clean
+.PHONY: all run web test test-release test-python test-asan fuzz bench format format-check deps deps-test deps-web clean \
+        install install-build uninstall
 
 all: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
@@ -29,7 +30,7 @@ run: deps
 # The format check, every test twice (warnings as errors, then under ASan +
 # UBSan), with each file parser's libFuzzer target run for FUZZ_SECONDS in
 # between.
-test: deps-test format-check test-release fuzz test-asan
+test: deps-test format-check test-release test-python fuzz test-asan
 
 # The C sources as .clang-format says (CONTRIBUTING.md).
 format-check:
@@ -42,6 +43,11 @@ test-release:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOCC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The Python package as a user installs it: a fresh venv, pip install ./python,
+# its pytest suite against $(BUILD)/occ (docs/python.md).
+test-python:
+	python/tests/run_venv_tests.sh $(BUILD)
 
 test-asan:
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DOCC_WERROR=ON -DOCC_SANITIZE=ON \
@@ -64,6 +70,24 @@ web: deps-web
 
 bench: all
 	$(BUILD)/bench_occ_calc
+
+# Installs what $(BUILD) holds under $(PREFIX), staged under $(DESTDIR) if
+# given (cmake/install.cmake lists it); builds it first (`make` when it was
+# never configured), without reconfiguring a build directory that exists.
+# `make -o install-build install` installs without building.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: install-build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+install-build:
+	@[ -f $(BUILD)/CMakeCache.txt ] || $(MAKE) --no-print-directory all
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Removes what the last `make install` from $(BUILD) put in place, as
+# $(BUILD)/install_manifest.txt lists it; give the install's DESTDIR again.
+uninstall:
+	DESTDIR="$(DESTDIR)" cmake -DMANIFEST="$(abspath $(BUILD))/install_manifest.txt" -P packaging/uninstall.cmake
 
 
 deps:

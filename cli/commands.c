@@ -19,21 +19,34 @@ typedef struct command {
 static const command commands[] = {
     {&calc_spec, cmd_calc},       {&explain_spec, cmd_explain}, {&sweep_spec, cmd_sweep},
     {&suggest_spec, cmd_suggest}, {&latency_spec, cmd_latency}, {&gpus_spec, cmd_gpus},
-    {&inspect_spec, cmd_inspect}, {&lab_spec, cmd_lab},
+    {&inspect_spec, cmd_inspect}, {&diff_spec, cmd_diff},       {&ncu_spec, cmd_ncu},
+    {&lab_spec, cmd_lab},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
+
+const char cli_tagline[] = "CUDA occupancy, explained and measured";
+
+int cli_command_count(void)
+{
+    return COMMAND_COUNT;
+}
+
+const cli_command_spec *cli_command_spec_at(int index)
+{
+    return index >= 0 && index < COMMAND_COUNT ? commands[index].spec : NULL;
+}
 
 static void print_usage(FILE *out)
 {
     fprintf(out,
-            "occ %s - CUDA occupancy, explained and measured\n"
+            "occ %s - %s\n"
             "\n"
             "usage: occ <command> [options]\n"
             "       occ help <command>      (or occ <command> --help)\n"
             "       occ version\n"
             "\n"
             "commands:\n",
-            occ_version());
+            occ_version(), cli_tagline);
     for (int i = 0; i < COMMAND_COUNT; i++) {
         fprintf(out, "  %-8s %s\n", commands[i].spec->help->name, commands[i].spec->help->summary);
     }
@@ -72,7 +85,7 @@ static int unknown_command(const char *name, const cli_io *io)
     } else {
         cli_error_set(&err, EXIT_USAGE,
                       "'%.80s' is not a command; commands are calc, explain, sweep, suggest, "
-                      "latency, gpus, inspect, lab",
+                      "latency, gpus, inspect, diff, ncu, lab",
                       name);
     }
     fputs("occ: ", io->err);

@@ -7,7 +7,8 @@
 set -euo pipefail
 
 build_pkgs=(gcc make cmake pkg-config libjansson-dev liblz4-dev libzstd-dev libiberty-dev)
-test_pkgs=(libcmocka-dev zlib1g-dev clang-14 clang-format-14 lld-14 libclang-rt-14-dev chromium git)
+test_pkgs=(libcmocka-dev zlib1g-dev clang-14 clang-format-14 lld-14 libclang-rt-14-dev chromium git
+    groff-base man-db python3-venv python3-pip python3-setuptools python3-wheel python3-pytest python3-numpy)
 web_pkgs=(clang-14 lld-14)
 
 want=("${build_pkgs[@]}")

@@ -10,6 +10,9 @@ section), so the comparison is over occ's .nv_fatbin rows, and the others are co
 occ runs with OCC_INSPECT_TIMING=1: the report keeps its per-step seconds.
 
 usage: inspect_vs_cuobjdump.py OCC OUT_DIR [LIB...]
+  OCC_COMPARE_RUNS=N sets the timed runs per tool (default 3).
+  Functions are compared with `occ inspect --functions --all` (pre-link __nv_relfatbin code
+  included, as cuobjdump lists it).
   default LIBs: /usr/local/cuda/lib64/libcublasLt.so.13 and torch's lib/libtorch_cuda.so
 Writes OUT_DIR/report.md (timings, match counts, first mismatches) and prints it.
 """
@@ -23,7 +26,7 @@ import subprocess
 import sys
 import time
 
-RUNS = 3
+RUNS = int(os.environ.get("OCC_COMPARE_RUNS", "3"))
 
 
 def run_timed(cmd, stdout_path):
@@ -85,7 +88,7 @@ def compare(lib, cuob, occ_doc, report):
     elsewhere_keys = set()
     for fn in occ_doc["functions"]:
         section = fn.get("section") or ".nv_fatbin"
-        if section != ".nv_fatbin":
+        if section not in (".nv_fatbin", "__nv_relfatbin"):
             elsewhere[(section, fn["arch"])] += 1
             elsewhere_keys.add((fn["arch"], fn["mangled"]))
             continue
@@ -212,8 +215,9 @@ def main():
             ("cuobjdump --dump-resource-usage", [cuobjdump, "--dump-resource-usage", lib],
              base + ".cuobjdump.txt"),
             ("occ inspect --json", [occ, "inspect", "--json", lib], base + ".occ.json"),
-            ("occ inspect --json --functions --mangled",
-             [occ, "inspect", "--json", "--functions", "--mangled", lib], base + ".occ-all.json"),
+            ("occ inspect --json --functions --all --mangled",
+             [occ, "inspect", "--json", "--functions", "--all", "--mangled", lib],
+             base + ".occ-all.json"),
             ("occ inspect --json --jobs 1", [occ, "inspect", "--json", "--jobs", "1", lib],
              base + ".occ-1.json"),
         ]

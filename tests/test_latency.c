@@ -100,7 +100,7 @@ static void example8_spills_cost_more_than_occupancy_buys(void **state)
 }
 
 /*
- * Seed 000 (Day 45): out = a*x + y on a Tesla T4 (40 SMs, 32 warps per SM),
+ * Seed 000 (the residency experiment): out = a*x + y on a Tesla T4 (40 SMs, 32 warps per SM),
  * 256-thread blocks, 4-byte floats; each item is two loads (x and y) and one
  * store, so all traffic is 1.5x the loads. The seed's table, measured there
  * (GB/s counts the three arrays):

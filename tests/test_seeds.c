@@ -74,7 +74,7 @@ static const seed_case cases[] = {
        registers become 48 by sub-partition (12 each); 6 blocks, 75%. */
     {"001-combined", "A100 40GB", 256, 40, 16 * 1024, 0, 6, 48, R},
 
-    /* Seed 000 (Day 45, Tesla T4): 256-thread blocks, 8 of 32 warp slots.
+    /* Seed 000 (the residency experiment, Tesla T4): 256-thread blocks, 8 of 32 warp slots.
        The residency knob reserves SM / N bytes (rounded down to 256, capped
        at 48 KB) of dynamic shared memory the kernel never touches. */
     {"000-tlp1", "T4", 256, 16, 0, 0, 4, 32, W},        /* 100% */

@@ -67,6 +67,8 @@ int cmd_sweep(int argc, char **argv, const cli_io *io);
 int cmd_suggest(int argc, char **argv, const cli_io *io);
 int cmd_latency(int argc, char **argv, const cli_io *io);
 int cmd_inspect(int argc, char **argv, const cli_io *io);
+int cmd_diff(int argc, char **argv, const cli_io *io);
+int cmd_ncu(int argc, char **argv, const cli_io *io);
 int cmd_lab(int argc, char **argv, const cli_io *io);
 
 #endif /* OCC_CLI_H */

@@ -66,7 +66,14 @@ typedef struct cli_command_spec {
 
 /* Each command's spec (in its cmd_*.c). */
 extern const cli_command_spec calc_spec, explain_spec, sweep_spec, suggest_spec, latency_spec,
-    gpus_spec, inspect_spec, lab_spec;
+    gpus_spec, inspect_spec, diff_spec, ncu_spec, lab_spec;
+
+/* The command table of cli/commands.c, in `occ --help`'s order, and the
+   one-line description of occ itself: for what is generated from them (the
+   man pages, cli/man/). */
+extern const char cli_tagline[];
+int cli_command_count(void);
+const cli_command_spec *cli_command_spec_at(int index); /* NULL out of range */
 
 /* Levenshtein distance between two short words (at most 63 bytes compared). */
 int cli_edit_distance(const char *a, const char *b);

@@ -1,0 +1,100 @@
+# What `make install` and `cmake --install BUILD [--prefix P]` put in place
+# (DESTDIR is honoured): the occ and occ-lab executables, both libraries
+# static and shared with their headers, pkg-config and CMake package files,
+# the man pages generated from the option tables, shell completions, and the
+# occupancy page where it was built. Components, for installing a part:
+#   runtime  libocc.so.0, libocc-inspect.so.0
+#   devel    headers, static libraries, occ.pc, occ-inspect.pc, lib/cmake/occ
+#   cli      bin/occ, bin/occ-lab, man pages, completions
+#   web      share/occ/web
+# `make uninstall` removes what the last install listed in
+# install_manifest.txt (packaging/uninstall.cmake).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(OCC_PACKAGING_DIR ${CMAKE_SOURCE_DIR}/packaging)
+set(OCC_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/occ)
+
+# The executables. occ finds occ-lab beside itself.
+install(TARGETS occ RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+if(TARGET occ-lab)
+  install(TARGETS occ-lab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+endif()
+
+# The libraries. libocc-inspect.so finds libocc.so beside itself ($ORIGIN),
+# wherever the prefix is moved (a Python wheel, a relocated tree).
+set_target_properties(occ_shared PROPERTIES EXPORT_NAME occ)
+set_target_properties(occ_inspect_shared PROPERTIES EXPORT_NAME inspect INSTALL_RPATH "$ORIGIN")
+install(TARGETS occ_shared occ_inspect_shared EXPORT occTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
+                NAMELINK_COMPONENT devel)
+install(TARGETS libocc libocc_inspect ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel)
+install(FILES ${CMAKE_SOURCE_DIR}/include/occ.h ${CMAKE_SOURCE_DIR}/include/occ_inspect.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel)
+
+# pkg-config files, written at install time so that `prefix=` names the
+# prefix installed to (`cmake --install --prefix` decides it then, not the
+# configure step); DESTDIR stays out of them.
+foreach(pc occ occ-inspect)
+  install(CODE "
+    set(OCC_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    set(OCC_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+    set(OCC_PC_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+    set(OCC_PC_VERSION \"${PROJECT_VERSION}\")
+    configure_file(\"${OCC_PACKAGING_DIR}/${pc}.pc.in\"
+                   \"${CMAKE_BINARY_DIR}/packaging/${pc}.pc\" @ONLY)"
+    COMPONENT devel)
+  install(FILES ${CMAKE_BINARY_DIR}/packaging/${pc}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)
+endforeach()
+
+# find_package(occ): occ::occ and occ::inspect (the shared libraries, from
+# the export), occ::occ_static and occ::inspect_static (occConfig.cmake).
+install(EXPORT occTargets NAMESPACE occ:: DESTINATION ${OCC_CMAKE_PACKAGE_DIR}
+        COMPONENT devel)
+configure_package_config_file(${OCC_PACKAGING_DIR}/occConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/packaging/occConfig.cmake
+  INSTALL_DESTINATION ${OCC_CMAKE_PACKAGE_DIR}
+  PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR)
+# The soname carries the major version; a program built against 0.x loads any 0.y.
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/packaging/occConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/packaging/occConfig.cmake
+        ${CMAKE_BINARY_DIR}/packaging/occConfigVersion.cmake
+        DESTINATION ${OCC_CMAKE_PACKAGE_DIR} COMPONENT devel)
+
+# Man pages: occ-man (cli/man/) writes occ.1 and occ-CMD.1 for every command
+# of the table from the option tables --help prints; the directory is
+# emptied first so a removed command leaves no page behind.
+set(OCC_MAN_DIR ${CMAKE_BINARY_DIR}/man)
+add_executable(occ-man ${CMAKE_SOURCE_DIR}/cli/man/occ_man.c ${CMAKE_SOURCE_DIR}/cli/man/man_page.c)
+target_link_libraries(occ-man PRIVATE occcli)
+add_custom_command(OUTPUT ${OCC_MAN_DIR}/stamp
+  COMMAND ${CMAKE_COMMAND} -E rm -rf ${OCC_MAN_DIR}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${OCC_MAN_DIR}
+  COMMAND occ-man ${OCC_MAN_DIR}
+  COMMAND ${CMAKE_COMMAND} -E touch ${OCC_MAN_DIR}/stamp
+  DEPENDS occ-man
+  COMMENT "occ-man: the man pages, from the option tables"
+  VERBATIM)
+add_custom_target(man ALL DEPENDS ${OCC_MAN_DIR}/stamp)
+install(DIRECTORY ${OCC_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli
+        FILES_MATCHING PATTERN "*.1")
+
+# Completions, where each shell looks for them under a prefix.
+install(FILES ${CMAKE_SOURCE_DIR}/completions/occ.bash RENAME occ
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions COMPONENT cli)
+install(FILES ${CMAKE_SOURCE_DIR}/completions/_occ
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions COMPONENT cli)
+install(FILES ${CMAKE_SOURCE_DIR}/completions/occ.fish
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d COMPONENT cli)
+
+# The occupancy page, where `make web` built it (build/web/).
+install(DIRECTORY ${CMAKE_BINARY_DIR}/web/ DESTINATION ${CMAKE_INSTALL_DATADIR}/occ/web
+        COMPONENT web OPTIONAL)
+
+# `cmake --build BUILD --target uninstall`, as `make uninstall` does.
+add_custom_target(uninstall
+  COMMAND ${CMAKE_COMMAND} -DMANIFEST=${CMAKE_BINARY_DIR}/install_manifest.txt
+          -P ${OCC_PACKAGING_DIR}/uninstall.cmake
+  COMMENT "Removing what the last install from this build directory listed")

@@ -1,0 +1,99 @@
+"""occ: CUDA occupancy as the driver computes it, from Python.
+
+The binding of libocc (include/occ.h) and libocc-inspect
+(include/occ_inspect.h): no GPU, no CUDA, the same answers as the ``occ``
+command.
+
+    >>> import occ
+    >>> r = occ.calc("H200", 256, regs=64, smem=16384)
+    >>> r.blocks_per_sm, r.occupancy, r.limiters
+    (4, 0.5, ('registers',))
+
+Functions: gpu, gpus, calc, calc_batch, cluster, explain, explanation,
+sweep, suggest, waves, dyn_smem_available, latency, inspect, from_triton,
+limiter_names. Every bad input raises OccError with the core's message.
+docs/python.md has the guide.
+"""
+
+from ._errors import OccError
+from ._native import CARVEOUT_DEFAULT, NO_OPTIN, OPTIN_MAX, UNLIMITED
+from ._native import lib as _lib
+from ._gpu import Gpu, gpu, gpus
+from ._calc import (
+    Allocation,
+    CalcResult,
+    ExplainChange,
+    ExplainOption,
+    ExplainStep,
+    Explanation,
+    Waste,
+    calc,
+    explain,
+    explanation,
+    limiter_names,
+)
+from ._batch import BatchResult, calc_batch
+from ._cluster import Cluster, ClusterGpc, cluster
+from ._launch import (
+    DynSmemAvailable,
+    Launch,
+    Suggestion,
+    Sweep,
+    SweepPoint,
+    Waves,
+    dyn_smem_available,
+    suggest,
+    sweep,
+    waves,
+)
+from ._latency import Latency, LatencyInput, LatencyModel, LatencyPrediction, latency
+from ._inspect import InspectKernel, inspect
+from ._triton import TritonOccupancy, from_triton
+
+__version__: str = _lib.occ_version().decode()
+
+__all__ = [
+    "CARVEOUT_DEFAULT",
+    "NO_OPTIN",
+    "OPTIN_MAX",
+    "UNLIMITED",
+    "Allocation",
+    "BatchResult",
+    "CalcResult",
+    "Cluster",
+    "ClusterGpc",
+    "DynSmemAvailable",
+    "ExplainChange",
+    "ExplainOption",
+    "ExplainStep",
+    "Explanation",
+    "Gpu",
+    "InspectKernel",
+    "Latency",
+    "LatencyInput",
+    "LatencyModel",
+    "LatencyPrediction",
+    "Launch",
+    "OccError",
+    "Suggestion",
+    "Sweep",
+    "SweepPoint",
+    "TritonOccupancy",
+    "Waste",
+    "Waves",
+    "calc",
+    "calc_batch",
+    "cluster",
+    "dyn_smem_available",
+    "explain",
+    "explanation",
+    "from_triton",
+    "gpu",
+    "gpus",
+    "inspect",
+    "latency",
+    "limiter_names",
+    "suggest",
+    "sweep",
+    "waves",
+]

@@ -1,0 +1,266 @@
+"""occ.inspect: kernels' resources read from ptxas -v logs, cubins, fatbins
+and host ELF files by libocc-inspect, with each kernel's occupancy."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+from dataclasses import dataclass
+from typing import Sequence, Union
+
+from . import _native as n
+from ._calc import limiter_names
+from ._errors import OccError
+from ._gpu import GpuLike, device_of
+
+_byref = ctypes.byref
+_UNKNOWN = n.INSPECT_UNKNOWN
+
+# One input: a path, bytes already in memory, or (name, bytes).
+Input = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, tuple]
+_SORTS = ("occupancy", "regs", "smem", "name")  # occ_inspect_order 0..3
+_ARCH = re.compile(r"sm_([0-9]{1,3})([af]?)")
+
+
+@dataclass
+class InspectKernel:
+    """One distinct function (occ_inspect_kernel). The first fields are the
+    columns of ``occ inspect --csv``, in its order and with its names
+    (docs/inspect.md); a value the input does not carry is None, and
+    so is the occupancy of a function that has none (``limiter`` then says
+    why). Dims are (x, y, z) tuples."""
+
+    arch: str  # sm_90, sm_90a
+    name: str  # demangled unless demangle=False
+    regs: int
+    smem: int  # static shared memory as ptxas and the driver count it
+    stack: int  # local memory per thread
+    frame: int
+    spill_store_bytes: int | None  # ptxas logs
+    spill_load_bytes: int | None
+    spill_instructions: int | None  # cubins
+    barriers: int | None
+    max_threads: tuple[int, int, int] | None  # __launch_bounds__ / .maxntid
+    req_threads: tuple[int, int, int] | None  # .reqntid
+    max_regs: int | None
+    cluster_dims: tuple[int, int, int] | None
+    param_bytes: int | None
+    kind: str  # kernel or function
+    count: int  # identical copies merged into this one
+    gpu: str | None  # the GPU of the occupancy
+    threads: int | None  # the block size used
+    blocks_per_sm: int | None
+    warps_per_sm: int | None
+    occupancy: float | None
+    cluster: int | None  # blocks per cluster of its __cluster_dims__: the occupancy
+    # above is then a cluster launch's (at most 8 blocks per SM); None without
+    max_active_clusters: int | None  # on the GPU; None without cluster or SM count
+    limiter: str  # "registers+warps", "none fits", or why there is no figure
+    mangled: str
+    # Beyond the CSV (``occ inspect --json``):
+    limiters: tuple[str, ...]
+    max_warps_per_sm: int | None
+    zero_reason: str | None
+    note: str | None  # why there is no occupancy ("device function", ...)
+    smem_section_bytes: int | None  # raw .nv.shared.<k> size (cuobjdump's SHARED)
+    relocatable: bool  # from an -rdc cubin: unlinked values
+    from_log: bool  # read from a ptxas log (no launch bounds there)
+    explicit_cluster: bool
+    max_cluster_rank: int | None
+    section: str | None  # host ELF section of the first copy
+    file: str  # the input the first copy came from
+
+
+def _known(v: int) -> int | None:
+    return None if v == _UNKNOWN else v
+
+
+def _dims(d) -> tuple[int, int, int] | None:
+    if d[0] <= 0:
+        return None
+    return (d[0], d[1] if d[1] > 0 else 1, d[2] if d[2] > 0 else 1)
+
+
+def _arch_name(il, sm: int, suffix: bytes) -> str:
+    buf = ctypes.create_string_buffer(16)
+    return il.occ_inspect_arch_name(sm, suffix, buf, len(buf)).decode()
+
+
+def _kernel(il, k: n.InspectKernel, files: list[str]) -> InspectKernel:
+    has = k.has_occupancy
+    limiters = limiter_names(k.limiters) if has else ()
+    note = n.text(k.note)
+    if not has:
+        limiter = note if note is not None else "-"
+    elif k.blocks_per_sm == 0:
+        limiter = "none fits"
+    else:
+        limiter = "+".join(limiters)
+    zero = n.text(n.lib.occ_zero_reason_text(k.zero_reason)) if has else None
+    return InspectKernel(
+        arch=_arch_name(il, k.sm, k.arch_suffix),
+        name=n.text(k.name) or "",
+        regs=k.regs,
+        smem=k.smem_bytes,
+        stack=k.stack_bytes,
+        frame=k.frame_bytes,
+        spill_store_bytes=_known(k.spill_store_bytes),
+        spill_load_bytes=_known(k.spill_load_bytes),
+        spill_instructions=_known(k.spill_instructions),
+        barriers=_known(k.barriers),
+        max_threads=_dims(k.max_threads),
+        req_threads=_dims(k.req_threads),
+        max_regs=k.max_regs if k.max_regs > 0 else None,
+        cluster_dims=_dims(k.cluster_dims),
+        param_bytes=_known(k.param_bytes),
+        kind="kernel" if k.is_kernel else "function",
+        count=k.count,
+        gpu=k.gpu.decode("utf-8", "replace") if has else None,
+        threads=k.threads if has else None,
+        blocks_per_sm=k.blocks_per_sm if has else None,
+        warps_per_sm=k.warps_per_sm if has else None,
+        occupancy=k.occupancy if has else None,
+        cluster=k.cluster_size if has and k.cluster_size > 0 else None,
+        max_active_clusters=(k.max_active_clusters if has and k.cluster_size > 0
+                             and k.max_active_clusters >= 0 else None),
+        limiter=limiter,
+        mangled=n.text(k.mangled) or "",
+        limiters=limiters,
+        max_warps_per_sm=k.max_warps_per_sm if has else None,
+        zero_reason=zero or None,
+        note=note,
+        smem_section_bytes=_known(k.smem_section_bytes),
+        relocatable=k.relocatable,
+        from_log=k.from_log,
+        explicit_cluster=k.explicit_cluster,
+        max_cluster_rank=k.max_cluster_rank if k.max_cluster_rank > 0 else None,
+        section=n.text(k.section),
+        file=files[k.input] if 0 <= k.input < len(files) else "",
+    )
+
+
+def _invalid(message: str, field: str) -> OccError:
+    return OccError(message, status="invalid argument", code=1, field=field)
+
+
+def _arch(arch: str, opts: n.InspectOptions) -> None:
+    m = _ARCH.fullmatch(arch) if isinstance(arch, str) else None
+    if m is None or not 10 <= int(m.group(1)) <= 999:
+        raise _invalid(f"arch {arch!r} is not an arch such as sm_90, sm_90a or sm_100f", "arch")
+    opts.arch_sm = int(m.group(1))
+    opts.arch_suffix = m.group(2).encode() or b"\0"
+    opts.arch_any_suffix = m.group(2) == ""
+
+
+def inspect(
+    inputs: Input | Sequence[Input],
+    *,
+    gpu: GpuLike | None = None,
+    threads: int | None = None,
+    dyn_smem: int = 0,
+    arch: str | None = None,
+    functions: bool = False,
+    relfatbin: bool = False,
+    demangle: bool = True,
+    jobs: int = 0,
+    sort: str = "occupancy",
+    filter: str | None = None,
+) -> list[InspectKernel]:
+    """Every kernel of ``ptxas -v`` logs, cubins, fatbins, executables and
+    shared libraries (compressed entries included), with its resources and
+    its occupancy (libocc-inspect's occ_inspect_read; the rows of
+    ``occ inspect --csv``).
+
+    Args:
+        inputs: a path, bytes already in memory (a cubin, a log), a
+            (name, bytes) pair, or a sequence of those.
+        gpu: the occupancy on this GPU; None: on the generic GPU of each
+            kernel's own arch (sm_90 for an sm_90 cubin).
+        threads: the block size; None: the occupancy API's pick per
+            kernel, within its launch bounds.
+        dyn_smem: dynamic shared memory per block, bytes.
+        arch: only this arch: "sm_90" (also sm_90a), "sm_90a" (exactly).
+        functions: device functions too, not only kernels.
+        relfatbin: also __nv_relfatbin (pre-link -rdc code).
+        demangle: C++ names demangled, as c++filt.
+        jobs: threads to read with; 0: every core, at most 32.
+        sort: "occupancy" (lowest first), "regs", "smem" (most first) or
+            "name".
+        filter: keep names that match this POSIX extended regular
+            expression.
+
+    Raises:
+        OccError: a file that cannot be read, or is truncated, damaged or
+            not a known format, with libocc-inspect's message (the file
+            and the offset).
+    """
+    il = n.inspect_lib()
+    if isinstance(inputs, (str, bytes, bytearray, memoryview, tuple, os.PathLike)):
+        inputs = [inputs]
+    items = list(inputs)
+    if not items:
+        raise _invalid("inputs: give at least one file or bytes", "inputs")
+    keep = []  # what the C inputs point into, alive until the read is done
+    files = []
+    array = (n.InspectInput * len(items))()
+    for i, item in enumerate(items):
+        data = None
+        if isinstance(item, tuple):
+            name, data = item
+            name = str(name)
+        elif isinstance(item, (bytes, bytearray, memoryview)):
+            name, data = f"<bytes {i}>" if len(items) > 1 else "<bytes>", item
+        else:
+            name = os.fsdecode(item)
+        files.append(name)
+        encoded = os.fsencode(name)
+        keep.append(encoded)
+        array[i].path = encoded
+        if data is not None:
+            buf = (ctypes.c_char * len(data)).from_buffer_copy(bytes(data))
+            keep.append(buf)
+            array[i].data = ctypes.cast(buf, ctypes.c_void_p)
+            array[i].size = len(data)
+    opts = n.InspectOptions()
+    il.occ_inspect_options_init(_byref(opts))
+    if gpu is not None:
+        device = n.Device.from_buffer_copy(device_of(gpu))
+        keep.append(device)
+        opts.device = ctypes.pointer(device)
+    if threads is not None:
+        opts.threads = threads
+    opts.dyn_smem_bytes = dyn_smem
+    if arch is not None:
+        _arch(arch, opts)
+    opts.functions = functions
+    opts.relfatbin = relfatbin
+    opts.demangle = demangle
+    opts.jobs = jobs
+    if sort not in _SORTS:
+        raise _invalid(f"sort {sort!r} is not one of occupancy, regs, smem, name", "sort")
+    result = ctypes.c_void_p()
+    err = n.InspectError()
+    status = il.occ_inspect_read(array, len(items), _byref(opts), _byref(result), _byref(err))
+    if status:
+        _raise(err)
+    try:
+        if filter is not None and il.occ_inspect_filter(result, filter.encode("utf-8"),
+                                                        _byref(err)):
+            _raise(err)
+        if il.occ_inspect_sort(result, _SORTS.index(sort), _byref(err)):
+            _raise(err)
+        count = il.occ_inspect_kernel_count(result)
+        return [_kernel(il, il.occ_inspect_kernel_at(result, i).contents, files)
+                for i in range(count)]
+    finally:
+        il.occ_inspect_result_free(result)
+
+
+def _raise(err: n.InspectError) -> None:
+    raise OccError(
+        err.message.decode("utf-8", "replace"),
+        status=n.text(n.lib.occ_status_name(err.status)) or "",
+        code=err.status,
+        field="inspect",
+    )

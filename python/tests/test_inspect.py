@@ -1,0 +1,116 @@
+"""occ.inspect's rows equal ``occ inspect --csv``'s: on the checked-in ptxas
+log of the H200 probe kernels, and on the nvcc-built test binaries of
+tests/inspect/ where this build has them."""
+
+from __future__ import annotations
+
+import pytest
+
+import occ
+from conftest import ROOT, cli_csv, inspect_fixtures, run_cli
+
+PROBE_LOG = ROOT / "tests" / "data" / "h200-driver" / "h200-probe-ptxas.txt"
+
+
+def csv_of(k: occ.InspectKernel) -> dict:
+    """One kernel as inspect_csv.c writes its row."""
+    def num(v):
+        return "" if v is None else str(v)
+
+    def dims(d):
+        return "" if d is None else "x".join(map(str, d))
+
+    return {
+        "arch": k.arch, "name": k.name, "regs": num(k.regs), "smem": num(k.smem),
+        "stack": num(k.stack), "frame": num(k.frame),
+        "spill_store_bytes": num(k.spill_store_bytes),
+        "spill_load_bytes": num(k.spill_load_bytes),
+        "spill_instructions": num(k.spill_instructions), "barriers": num(k.barriers),
+        "max_threads": dims(k.max_threads), "req_threads": dims(k.req_threads),
+        "max_regs": num(k.max_regs), "cluster_dims": dims(k.cluster_dims),
+        "param_bytes": num(k.param_bytes), "kind": k.kind, "count": str(k.count),
+        "gpu": k.gpu or "", "threads": num(k.threads), "blocks_per_sm": num(k.blocks_per_sm),
+        "warps_per_sm": num(k.warps_per_sm),
+        "occupancy": "" if k.occupancy is None else f"{k.occupancy:.4f}",
+        "cluster": num(k.cluster), "max_active_clusters": num(k.max_active_clusters),
+        "limiter": k.limiter, "mangled": k.mangled,
+    }
+
+
+def same_rows(kernels: list[occ.InspectKernel], rows: list[dict], some: bool = True) -> None:
+    assert len(kernels) == len(rows)
+    assert rows or not some, "no rows to compare"
+    for k, row in zip(kernels, rows):
+        mine = csv_of(k)
+        assert list(mine) == [key for key in row if key in mine]  # the CSV's order
+        assert mine == {key: row.get(key) for key in mine}, k.mangled
+
+
+OPTIONS = [
+    ({}, []),
+    ({"gpu": "H200", "threads": 256}, ["--gpu", "H200", "--threads", "256"]),
+    ({"gpu": "A100", "dyn_smem": 4096, "sort": "regs"},
+     ["--gpu", "A100", "--dyn-smem", "4096", "--sort", "regs"]),
+    ({"sort": "name", "demangle": False}, ["--sort", "name", "--mangled"]),
+    ({"filter": "^void regk", "sort": "smem"}, ["--filter", "^void regk", "--sort", "smem"]),
+]
+
+
+@pytest.mark.parametrize("k,args", OPTIONS)
+def test_ptxas_log_rows_equal_cli_csv(k, args):
+    rows = cli_csv(["inspect", "--csv", *args, str(PROBE_LOG)])
+    same_rows(occ.inspect(PROBE_LOG, **k), rows)
+
+
+def test_bytes_in_memory_read_as_the_file():
+    data = PROBE_LOG.read_bytes()
+    from_file = occ.inspect(str(PROBE_LOG), gpu="H200")
+    from_bytes = occ.inspect(data, gpu="H200")
+    assert [csv_of(k) for k in from_bytes] == [csv_of(k) for k in from_file]
+    assert from_bytes[0].file == "<bytes>"
+    named = occ.inspect(("probe.log", data))
+    assert named[0].file == "probe.log"
+
+
+FIXTURE_FILES = ["all.fatbin", "speed.fatbin", "sm90a.cubin", "sm75.cubin", "rdc.cubin", "app",
+                 "libextra.so"]
+
+
+@pytest.mark.parametrize("name", FIXTURE_FILES)
+def test_binaries_rows_equal_cli_csv(name):
+    fixtures = inspect_fixtures()
+    if fixtures is None:
+        pytest.skip("no nvcc: the build has no tests/inspect fixtures")
+    path = fixtures / name
+    for k, args in ((dict(functions=True), ["--functions"]),
+                    (dict(gpu="H200", arch="sm_90"), ["--gpu", "H200", "--arch", "sm_90"]),
+                    (dict(relfatbin=True, threads=128), ["--all", "--threads", "128"])):
+        proc = run_cli(["inspect", "--csv", *args, str(path)], check=False)
+        if proc.returncode != 0:  # an arch filter that leaves nothing, say
+            with pytest.raises(occ.OccError):
+                occ.inspect(path, **k)
+            continue
+        # --arch sm_90 leaves nothing of an sm_75 cubin: equal, and empty
+        same_rows(occ.inspect(path, **k), cli_csv(["inspect", "--csv", *args, str(path)]),
+                  some="arch" not in k)
+
+
+def test_errors_carry_the_readers_message(tmp_path):
+    missing = tmp_path / "missing.cubin"
+    proc = run_cli(["inspect", str(missing)], check=False)
+    with pytest.raises(occ.OccError) as e:
+        occ.inspect(missing)
+    assert f"occ inspect: {e.value}" in proc.stderr
+    assert e.value.status == "I/O error" or e.value.code == 7
+    damaged = tmp_path / "damaged.cubin"
+    damaged.write_bytes(b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x01\x00\xbe\x00" + b"\0" * 20)
+    proc = run_cli(["inspect", str(damaged)], check=False)
+    assert proc.returncode == 1
+    with pytest.raises(occ.OccError) as e:
+        occ.inspect(damaged)
+    assert f"occ inspect: {e.value}" in proc.stderr
+    for bad in (dict(arch="sm90"), dict(sort="size"), dict(filter="(")):
+        with pytest.raises(occ.OccError):
+            occ.inspect(PROBE_LOG, **bad)
+    with pytest.raises(occ.OccError):
+        occ.inspect([])
