@@ -28,8 +28,9 @@ run: deps
 	    echo; echo "The occupancy page: file://$(abspath $(BUILD))/web/index.html"; fi
 
 # The format check, every test twice (warnings as errors, then under ASan +
-# UBSan), with each file parser's libFuzzer target run for FUZZ_SECONDS in
-# between.
+# UBSan; the page's browser test once: it runs the wasm, which no sanitizer
+# instruments), the Python package in a fresh venv, and each file parser's
+# libFuzzer target run for FUZZ_SECONDS in between.
 test: deps-test format-check test-release test-python fuzz test-asan
 
 # The C sources as .clang-format says (CONTRIBUTING.md).
@@ -54,7 +55,7 @@ test-asan:
 	      -DOCC_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    ctest --output-on-failure -j $(JOBS)
+	    ctest --output-on-failure -j $(JOBS) -LE web
 
 fuzz:
 	CC=clang-14 cmake -S . -B $(BUILD_FUZZ) -DOCC_FUZZ=ON -DOCC_TESTS=OFF -DOCC_BENCH=OFF \
