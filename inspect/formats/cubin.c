@@ -70,6 +70,15 @@ static bool table_in_file(const elf64_file *elf, const elf64_section *s, uint32_
         return insp_fail(err, (size_t)(elf->shoff + (uint64_t)index * ELF64_SHDR_BYTES),
                          "the %s (section %u) has no bytes in the file (SHT_NOBITS)", what, index);
     }
+    /* A table is read from the file whatever its type says: even an empty
+       one must start inside it, or its address is outside the mapping. */
+    if (!insp_fits(elf->size, s->offset, s->size)) {
+        return insp_fail(err, (size_t)(elf->shoff + (uint64_t)index * ELF64_SHDR_BYTES),
+                         "the %s (section %u, %llu bytes at offset %llu) runs past the end "
+                         "(%zu bytes)",
+                         what, index, (unsigned long long)s->size, (unsigned long long)s->offset,
+                         elf->size);
+    }
     return elf64_section_fits(elf, s, index, err);
 }
 
