@@ -72,6 +72,19 @@ void lab_gpu_open(lab_gpu *gpu)
        memory clock (CUDA Samples' deviceQuery computes it the same way). */
     d->mem_bandwidth_gb_per_s =
         (int)(2.0 * gpu->mem_clock_khz * 1e3 * (gpu->mem_bus_bits / 8) / 1e9);
+
+    /* The GPC layout the database lists for this product, when its SM count
+       is the device's: without one occ's cluster counts are upper bounds
+       (`occ lab gpcs` measures it). */
+    occ_device named;
+    occ_error ignored;
+    if (occ_gpu_find(p->name, &named, &ignored) == OCC_OK && named.gpc_count > 0 &&
+        named.sm_count == d->sm_count) {
+        d->gpc_count = named.gpc_count;
+        memcpy(d->gpc_sms, named.gpc_sms, sizeof d->gpc_sms);
+        d->gpc_source = named.gpc_source;
+        d->gpc_citation = named.gpc_citation;
+    }
 }
 
 void lab_gpu_record(const lab_gpu *gpu)

@@ -3,7 +3,8 @@
  * and prints their records (JSON lines) on stdout, progress on stderr.
  *
  *   occ-lab [--quick] EXPERIMENT...
- *   EXPERIMENT: probe ceiling latency residency blocksize spill timeline verify all
+ *   EXPERIMENT: probe ceiling latency residency blocksize spill timeline verify gpcs
+ *               clusters all
  *
  * `occ lab` runs this program and analyses what it prints (docs/lab.md).
  */
@@ -23,7 +24,7 @@ typedef struct lab_experiment {
 static const lab_experiment experiments[] = {
     {"ceiling", lab_ceiling},     {"latency", lab_latency}, {"residency", lab_residency},
     {"blocksize", lab_blocksize}, {"spill", lab_spill},     {"timeline", lab_timeline},
-    {"verify", lab_verify},
+    {"verify", lab_verify},       {"gpcs", lab_gpcs},       {"clusters", lab_clusters},
 };
 #define EXPERIMENT_COUNT ((int)(sizeof experiments / sizeof experiments[0]))
 

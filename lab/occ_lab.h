@@ -64,6 +64,8 @@ void lab_record_str(lab_record *r, const char *key, const char *value);
 void lab_record_int(lab_record *r, const char *key, long long value);
 void lab_record_num(lab_record *r, const char *key, double value);
 void lab_record_bool(lab_record *r, const char *key, int value);
+/* A JSON array of ints (an SM list); the record must stay under 2048 bytes. */
+void lab_record_ints(lab_record *r, const char *key, const int *values, int count);
 void lab_record_end(lab_record *r);
 
 /* --- the GPU (gpu.cu) ---------------------------------------------------- */
@@ -125,6 +127,19 @@ void lab_blocksize(const lab_gpu *gpu, const lab_options *opt);
 void lab_spill(const lab_gpu *gpu, const lab_options *opt);
 void lab_timeline(const lab_gpu *gpu, const lab_options *opt);
 void lab_verify(const lab_gpu *gpu, const lab_options *opt);
+void lab_verify_clusters(const lab_gpu *gpu, const lab_options *opt); /* verify_clusters.cu */
+/* verify.cu's kernels, for verify_clusters.cu. */
+int lab_verify_kernel_count(void);
+const void *lab_verify_kernel(int index, const char **name);
+void lab_gpcs(const lab_gpu *gpu, const lab_options *opt);
+void lab_clusters(const lab_gpu *gpu, const lab_options *opt);
+
+/* cudaOccupancyMaxActiveClusters for a 1-D cluster of `size` blocks of the
+   kernel (gpcs.cu); -1 when the driver refuses. */
+int lab_driver_active_clusters(const void *func, int size, int block_threads, int dyn_smem_bytes);
+/* Launches clusters x size blocks in 1-D clusters of `size` (gpcs.cu). */
+void lab_launch_clusters(const void *func, void **args, int size, int clusters, int block_threads,
+                         int dyn_smem_bytes);
 
 /* --- streams of the a*x + y experiments (saxpy.cu) ----------------------- */
 

@@ -107,6 +107,16 @@ void lab_record_bool(lab_record *r, const char *name, int value)
     append(r, "%s", value ? "true" : "false");
 }
 
+void lab_record_ints(lab_record *r, const char *name, const int *values, int count)
+{
+    key(r, name);
+    append(r, "[");
+    for (int i = 0; i < count; i++) {
+        append(r, i == 0 ? "%d" : ",%d", values[i]);
+    }
+    append(r, "]");
+}
+
 void lab_record_end(lab_record *r)
 {
     append(r, "}");

@@ -239,4 +239,18 @@ void lab_verify(const lab_gpu *gpu, const lab_options *opt)
         LAB_FAIL("verify: %lld of %lld comparisons differ between libocc and the driver",
                  total.mismatches, total.comparisons);
     }
+    if (gpu->prop.major >= 9) {
+        lab_verify_clusters(gpu, opt); /* verify_clusters.cu, on the same kernels */
+    }
+}
+
+int lab_verify_kernel_count(void)
+{
+    return KERNEL_COUNT;
+}
+
+const void *lab_verify_kernel(int index, const char **name)
+{
+    *name = kernels[index].name;
+    return kernels[index].func;
 }

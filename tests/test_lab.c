@@ -729,9 +729,111 @@ static void gpu_verify_test(void **state)
     assert_non_null(strstr(last.out, " 0 mismatches"));
 }
 
+/* lab-gpcs-1: the H200's records of `occ-lab gpcs clusters verify`
+   (tests/data/README.md): the GPCs joined from the SMs that shared
+   clusters are the layout the separate cluster probe measured
+   (tests/data/h200-clusters/), every driver answer equals libocc's on it,
+   and the saved --gpu-file gives the driver's 15 clusters of 7. */
+static void cli_gpcs_test(void **state)
+{
+    (void)state;
+    const char *records = test_data_path("h200-lab/lab-clusters.jsonl");
+    char dir[] = "/tmp/occ-lab-gpcs-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(OCC(NULL, "lab", "gpcs", "--records", records, "--out", dir), EXIT_OK);
+    assert_non_null(strstr(last.out, "SMs per GPC: 18,18,16,16,16,16,16,8,2,2,2,2"));
+    assert_non_null(strstr(last.out, "32 of 32 answers equal libocc's"));
+    char layout[128];
+    snprintf(layout, sizeof layout, "%s/gpu-layout.json", dir);
+    assert_int_equal(OCC(NULL, "calc", "--gpu-file", layout, "--threads", "1024", "--regs", "64",
+                         "--cluster", "7", "--json"),
+                     EXIT_OK);
+    assert_non_null(strstr(last.out, "\"max_active_clusters\": 15"));
+    unlink(layout);
+    char saved[128];
+    snprintf(saved, sizeof saved, "%s/records.jsonl", dir);
+    unlink(saved);
+    rmdir(dir);
+    /* and verify's cluster sweep: every comparison equal */
+    assert_int_equal(OCC(NULL, "lab", "verify", "--records", records), EXIT_OK);
+    assert_non_null(strstr(last.out, "499712 comparisons of max active clusters"));
+    assert_non_null(strstr(last.out, "0 mismatches"));
+}
+
+/* lab-gpcs-2: one driver answer changed: occ lab gpcs says so and fails. */
+static void cli_gpcs_mismatch_test(void **state)
+{
+    (void)state;
+    FILE *in = fopen(test_data_path("h200-lab/lab-clusters.jsonl"), "r");
+    assert_non_null(in);
+    char path[] = "/tmp/occ-lab-gpcs-bad-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    char line[4096];
+    bool changed = false;
+    while (fgets(line, sizeof line, in) != NULL) {
+        char *at = strstr(line, "\"driver_active_clusters\":15}");
+        if (!changed && strstr(line, "\"gpcs_driver\"") != NULL && at != NULL) {
+            strcpy(at, "\"driver_active_clusters\":16}\n");
+            changed = true;
+        }
+        fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+    assert_true(changed);
+    OCC(NULL, "lab", "gpcs", "--records", path);
+    unlink(path);
+    assert_int_equal(last.code, EXIT_DATA);
+    assert_true(last.err[0] != '\0');
+}
+
+/* lab-clusters-1: the persistent cluster kernel on the H200: for 7-block
+   clusters a grid of max active clusters (15) uses 105 SMs and leaves 27
+   idle, and is faster than the grid sized by SM count (18 clusters). */
+static void cli_clusters_test(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        OCC(NULL, "lab", "clusters", "--records", test_data_path("h200-lab/lab-clusters.jsonl")),
+        EXIT_OK);
+    char line[256];
+    const char *rows[2] = {NULL, NULL};
+    for (int i = 0; line_at(last.out, i, line, sizeof line)[0] != '\0' || i < 3; i++) {
+        if (strncmp(line, "     7 sms ", 11) == 0) {
+            rows[0] = strstr(last.out, line);
+        } else if (strncmp(line, "     7 active ", 14) == 0) {
+            rows[1] = strstr(last.out, line);
+        }
+        if (i > 200) {
+            break;
+        }
+    }
+    assert_non_null(rows[0]);
+    assert_non_null(rows[1]);
+    double ms_sms = 0, ms_active = 0;
+    int clusters = 0, blocks = 0, driver = 0, occ = 0, used = 0, idle = 0;
+    assert_int_equal(sscanf(rows[1], " 7 active %d %d %d %d %d %d %lf", &clusters, &blocks, &driver,
+                            &occ, &used, &idle, &ms_active),
+                     7);
+    assert_int_equal(clusters, 15);
+    assert_int_equal(driver, occ);
+    assert_int_equal(used, 105);
+    assert_int_equal(idle, 27);
+    assert_int_equal(sscanf(rows[0], " 7 sms %d %d %d %d %d %d %lf", &clusters, &blocks, &driver,
+                            &occ, &used, &idle, &ms_sms),
+                     7);
+    assert_int_equal(clusters, 18);
+    assert_true(ms_active < ms_sms);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cli_gpcs_test),
+        cmocka_unit_test(cli_gpcs_mismatch_test),
+        cmocka_unit_test(cli_clusters_test),
         cmocka_unit_test(median_test),
         cmocka_unit_test(spearman_test),
         cmocka_unit_test(residency_summary_test),

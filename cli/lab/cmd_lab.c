@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lab_clusters.h"
 #include "lab_output.h"
 #include "lab_records.h"
 #include "options.h"
@@ -37,10 +38,11 @@ static const cli_option options[] = {
 };
 _Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per lab option id");
 
-#define EXPERIMENT_LIST "residency, blocksize, spill, timeline, ceiling, latency, verify, all"
+#define EXPERIMENT_LIST                                                                            \
+    "residency, blocksize, spill, timeline, ceiling, latency, verify, gpcs, clusters, all"
 
-static const char *const experiments[] = {"residency", "blocksize", "spill",  "timeline",
-                                          "ceiling",   "latency",   "verify", "all"};
+static const char *const experiments[] = {"residency", "blocksize", "spill", "timeline", "ceiling",
+                                          "latency",   "verify",    "gpcs",  "clusters", "all"};
 #define EXPERIMENT_COUNT ((int)(sizeof experiments / sizeof experiments[0]))
 
 static const cli_help help = {
@@ -67,6 +69,12 @@ static const cli_help help = {
                    "             kernel\n"
                    "  latency    DRAM and L2 latency by pointer chase, in ns and cycles\n"
                    "  verify     libocc against the driver on this GPU: every answer must agree\n"
+                   "             (with clusters on compute capability 9.0 and later)\n"
+                   "  gpcs       launch clusters of 1..16 blocks, join the SMs they shared into\n"
+                   "             GPCs, check the layout against the driver; --out DIR writes\n"
+                   "             DIR/gpu-layout.json for --gpu-file\n"
+                   "  clusters   a persistent cluster kernel, grid by SM count against max\n"
+                   "             active clusters x size: time and idle SMs\n"
                    "  all        everything above in one run",
     .examples = "occ lab residency\n"
                 "occ lab all --out results/ --save results/raw.jsonl\n"
@@ -156,7 +164,7 @@ static int plan(const char *name, const char *run[3], lab_selection *sel)
     int count = 0;
     if (strcmp(name, "all") == 0) {
         run[count++] = "all";
-        *sel = (lab_selection){true, true, true, true, true, true, true};
+        *sel = (lab_selection){true, true, true, true, true, true, true, true, true};
         return count;
     }
     if (strcmp(name, "residency") == 0) {
@@ -172,6 +180,8 @@ static int plan(const char *name, const char *run[3], lab_selection *sel)
     sel->spill = strcmp(name, "spill") == 0;
     sel->timeline = strcmp(name, "timeline") == 0;
     sel->verify = strcmp(name, "verify") == 0;
+    sel->gpcs = strcmp(name, "gpcs") == 0;
+    sel->clusters = strcmp(name, "clusters") == 0;
     return count;
 }
 
@@ -406,7 +416,7 @@ static bool copy_records(FILE *from, const char *path, cli_error *err)
 
 /* --out DIR: the directory, the raw records (unless they came on stdin,
    which cannot be read twice) and the plots. */
-static bool write_out_dir(const lab_args *a, FILE *records, const lab_data *data,
+static bool write_out_dir(const lab_args *a, FILE *records, lab_data *data,
                           const lab_selection *sel, cli_error *err)
 {
     if (mkdir(a->out_dir, 0777) != 0 && errno != EEXIST) {
@@ -422,7 +432,8 @@ static bool write_out_dir(const lab_args *a, FILE *records, const lab_data *data
     if (!from_stdin && !copy_records(records, path, err)) {
         return false;
     }
-    return lab_svg_write_all(a->out_dir, data, sel, err);
+    return lab_svg_write_all(a->out_dir, data, sel, err) &&
+           (!sel->gpcs || lab_gpcs_write_gpu_file(a->out_dir, data, err));
 }
 
 /* Reads the records and presents them: plots, then the report. */
@@ -435,7 +446,10 @@ static bool analyse(const lab_args *a, FILE *records, const char *name, const la
     }
     bool ok = lab_records_read(records, name, data, err) &&
               (a->out_dir == NULL || write_out_dir(a, records, data, sel, err)) &&
-              lab_report(out, data, sel, a->format, err);
+              (!(sel->ceiling || sel->latency || sel->residency || sel->blocksize || sel->spill ||
+                 sel->timeline || sel->verify) ||
+               lab_report(out, data, sel, a->format, err)) &&
+              lab_clusters_report(out, data, sel->gpcs, sel->clusters, sel->verify, a->format, err);
     lab_data_free(data);
     free(data);
     return ok;

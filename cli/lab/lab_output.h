@@ -16,6 +16,7 @@ typedef enum lab_format { LAB_TEXT, LAB_CSV, LAB_JSON } lab_format;
 /* Which analyses to present (the experiments asked for). */
 typedef struct lab_selection {
     bool ceiling, latency, residency, blocksize, spill, timeline, verify;
+    bool gpcs, clusters; /* lab_clusters.h */
 } lab_selection;
 
 /* Prints the analysis; false (EXIT_DATA) when the records lack what a

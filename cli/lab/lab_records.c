@@ -347,6 +347,103 @@ static void read_block(reader *r, lab_data *d)
     l->block_count++;
 }
 
+/* The root of an SM's GPC (union-find with path halving). */
+int lab_gpc_root(lab_data *d, int sm)
+{
+    while (d->gpc_parent[sm] != sm) {
+        d->gpc_parent[sm] = d->gpc_parent[d->gpc_parent[sm]];
+        sm = d->gpc_parent[sm];
+    }
+    return sm;
+}
+
+static void gpc_join(lab_data *d, int a, int b)
+{
+    a = lab_gpc_root(d, a);
+    b = lab_gpc_root(d, b);
+    if (a != b) {
+        d->gpc_parent[a < b ? b : a] = a < b ? a : b;
+    }
+}
+
+/* "gpcs_sm": an SM and the SMs it shared a cluster with. */
+static void read_gpcs_sm(reader *r, lab_data *d)
+{
+    whole(r, "cluster_size", 1, 64);
+    int sm = (int)whole(r, "smid", 0, LAB_MAX_SM_COUNT - 1);
+    json_t *peers = field(r, "peers");
+    if (!r->ok) {
+        return;
+    }
+    if (!json_is_array(peers)) {
+        fail(r, "gpcs_sm field 'peers' is not an array");
+        return;
+    }
+    if (!d->has_gpcs) {
+        d->has_gpcs = true;
+    }
+    if (d->gpc_parent[sm] < 0) {
+        d->gpc_parent[sm] = sm;
+    }
+    for (size_t i = 0; i < json_array_size(peers); i++) {
+        json_t *v = json_array_get(peers, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) >= LAB_MAX_SM_COUNT) {
+            fail(r, "gpcs_sm peers[%zu] is not an SM id from 0 to %d", i, LAB_MAX_SM_COUNT - 1);
+            return;
+        }
+        int other = (int)json_integer_value(v);
+        if (d->gpc_parent[other] < 0) {
+            d->gpc_parent[other] = other;
+        }
+        gpc_join(d, sm, other);
+    }
+}
+
+static void read_gpcs_driver(reader *r, lab_data *d)
+{
+    if (!room(r, d->gpcs_driver_count, "gpcs_driver")) {
+        return;
+    }
+    lab_gpcs_driver *g = &d->gpcs_driver[d->gpcs_driver_count];
+    g->cluster_size = (int)whole(r, "cluster_size", 1, 64);
+    g->threads = (int)whole(r, "threads", 1, 1024);
+    g->regs = (int)whole(r, "regs", 0, 255);
+    g->static_smem_bytes = (int)whole(r, "static_smem_bytes", 0, 1 << 20);
+    g->dyn_smem_bytes = (int)whole(r, "dyn_smem_bytes", 0, 1 << 20);
+    g->max_threads = (int)whole(r, "max_threads", 1, 1024);
+    g->blocks_per_sm = (int)whole(r, "blocks_per_sm", 0, 1024);
+    g->driver_active_clusters = (int)whole(r, "driver_active_clusters", -1, LAB_MAX_COUNT);
+    if (r->ok) {
+        d->gpcs_driver_count++;
+    }
+}
+
+static void read_persistent(reader *r, lab_data *d)
+{
+    if (!room(r, d->persistent_count, "cluster_persistent")) {
+        return;
+    }
+    lab_persistent_row *p = &d->persistent[d->persistent_count];
+    char grid[16];
+    p->cluster_size = (int)whole(r, "cluster_size", 1, 64);
+    text(r, "grid", grid, sizeof grid);
+    p->grid_active = strcmp(grid, "active") == 0;
+    if (r->ok && !p->grid_active && strcmp(grid, "sms") != 0) {
+        fail(r, "cluster_persistent field 'grid' is '%s'; it must be 'sms' or 'active'", grid);
+    }
+    p->clusters = (int)whole(r, "clusters", 1, LAB_MAX_COUNT);
+    p->blocks = (int)whole(r, "blocks", 1, LAB_MAX_COUNT);
+    p->driver_active_clusters = (int)whole(r, "driver_active_clusters", -1, LAB_MAX_COUNT);
+    p->occ_active_clusters = (int)whole(r, "occ_active_clusters", -1, LAB_MAX_COUNT);
+    p->sms_used = (int)whole(r, "sms_used", 0, LAB_MAX_SM_COUNT);
+    p->median_ms = time_ms(r, "median_ms");
+    p->min_ms = time_ms(r, "min_ms");
+    if (r->ok) {
+        d->persistent_count++;
+    }
+}
+
 static void read_record(reader *r, lab_data *d)
 {
     const char *k = r->kind;
@@ -375,6 +472,17 @@ static void read_record(reader *r, lab_data *d)
         d->verify_kernels = count(r, "kernels");
         d->verify_comparisons = total(r, "comparisons");
         d->verify_mismatches = total(r, "mismatches");
+    } else if (strcmp(k, "verify_clusters") == 0) {
+        d->has_verify_clusters = true;
+        d->verify_clusters_layout_known = flag(r, "layout_known");
+        d->verify_cluster_comparisons = total(r, "comparisons");
+        d->verify_cluster_mismatches = total(r, "mismatches");
+    } else if (strcmp(k, "gpcs_sm") == 0) {
+        read_gpcs_sm(r, d);
+    } else if (strcmp(k, "gpcs_driver") == 0) {
+        read_gpcs_driver(r, d);
+    } else if (strcmp(k, "cluster_persistent") == 0) {
+        read_persistent(r, d);
     } else if (strcmp(k, "error") == 0) {
         text(r, "message", d->error, sizeof d->error);
     } else if (strcmp(k, "done") == 0) {
@@ -422,6 +530,9 @@ static bool blank(const char *line, size_t len)
 bool lab_records_read(FILE *in, const char *name, lab_data *data, cli_error *err)
 {
     memset(data, 0, sizeof *data);
+    for (int i = 0; i < LAB_MAX_SM_COUNT; i++) {
+        data->gpc_parent[i] = -1;
+    }
     char *line = malloc(LAB_MAX_LINE_BYTES + 1);
     if (line == NULL) {
         return cli_error_set(err, EXIT_DATA, "%s: out of memory", name);

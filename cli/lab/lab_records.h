@@ -39,6 +39,23 @@ typedef struct lab_device_info {
     int runtime_version;
 } lab_device_info;
 
+/* `occ lab gpcs`: the driver's answer for one cluster size at one launch
+   (occ-lab's "gpcs_driver" record). */
+typedef struct lab_gpcs_driver {
+    int cluster_size, threads, regs, static_smem_bytes, dyn_smem_bytes, max_threads;
+    int blocks_per_sm, driver_active_clusters; /* -1: the driver refused */
+} lab_gpcs_driver;
+#define LAB_MAX_GPCS_DRIVER LAB_MAX_ROWS
+
+/* `occ lab clusters`: one persistent-grid launch ("cluster_persistent"). */
+typedef struct lab_persistent_row {
+    int cluster_size;
+    bool grid_active; /* sized by max active clusters; else SMs / size */
+    int clusters, blocks, driver_active_clusters, occ_active_clusters, sms_used;
+    double median_ms, min_ms;
+} lab_persistent_row;
+#define LAB_MAX_PERSISTENT LAB_MAX_ROWS
+
 typedef struct lab_data {
     bool has_device;
     lab_device_info device;
@@ -59,6 +76,16 @@ typedef struct lab_data {
     bool has_verify;
     long long verify_comparisons, verify_mismatches;
     int verify_kernels;
+    /* gpcs: SMs joined when they ran blocks of one cluster (union-find over
+       SM ids), and the driver's answers */
+    bool has_gpcs;
+    int gpc_parent[LAB_MAX_SM_COUNT]; /* -1: the SM ran no cluster */
+    lab_gpcs_driver gpcs_driver[LAB_MAX_GPCS_DRIVER];
+    int gpcs_driver_count;
+    lab_persistent_row persistent[LAB_MAX_PERSISTENT];
+    int persistent_count;
+    bool has_verify_clusters, verify_clusters_layout_known;
+    long long verify_cluster_comparisons, verify_cluster_mismatches;
     bool done;       /* the "done" record came */
     char error[160]; /* an "error" record's message, if any */
 } lab_data;
@@ -72,5 +99,8 @@ typedef struct lab_data {
    after an error. */
 bool lab_records_read(FILE *in, const char *name, lab_data *data, cli_error *err);
 void lab_data_free(lab_data *data);
+
+/* The GPC (lowest SM id) of an SM that ran a cluster block. */
+int lab_gpc_root(lab_data *d, int sm);
 
 #endif /* OCC_CLI_LAB_RECORDS_H */

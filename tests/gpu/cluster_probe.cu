@@ -48,6 +48,8 @@
 #include <cuda_runtime.h>
 #include <vector>
 
+#include "../../lab/cluster_kernels.cuh"
+
 namespace cg = cooperative_groups;
 
 #define CHECK(call)                                                                      \
@@ -149,79 +151,11 @@ static const probe_kernel probe_kernels[] = {
 
 /* ---- placement and persistent kernels (launched) ---- */
 
-__device__ __forceinline__ unsigned long long global_ns()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-__device__ __forceinline__ unsigned sm_id()
-{
-    unsigned v;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(v));
-    return v;
-}
-
-struct block_record {
-    unsigned smid;
-    unsigned cluster; /* %clusterid.x (1-D grids of 1-D clusters) */
-    unsigned rank;    /* %cluster_ctarank */
-    unsigned pad;
-    unsigned long long start_ns, end_ns;
-};
-
-/* One record per block; the block then spins spin_cycles plus a jitter of
-   up to as many again, drawn from the block index, so that SMs free up at
-   different times and later clusters land on other SM groups. */
-__global__ void place_kernel(block_record *rec, long long spin_cycles, int jitter)
-{
-    /* the dynamic shared memory of the launch only limits residency */
-    if (threadIdx.x == 0) {
-        unsigned long long start = global_ns();
-        unsigned cluster, rank;
-        asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(cluster));
-        asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-        unsigned h = blockIdx.x * 2654435761u;
-        h ^= h >> 13;
-        long long spin = spin_cycles + (jitter ? (long long)(h % 1024u) * spin_cycles / 1024 : 0);
-        long long t0 = clock64();
-        while (clock64() - t0 < spin) {
-        }
-        block_record r;
-        r.smid = sm_id();
-        r.cluster = cluster;
-        r.rank = rank;
-        r.pad = 0;
-        r.start_ns = start;
-        r.end_ns = global_ns();
-        rec[blockIdx.x] = r;
-    }
-}
-
-/* A persistent cluster kernel: cluster c takes tiles c, c + clusters, ...;
-   every block of it spends the same work on each tile (an FMA chain per
-   thread), then the cluster synchronises, as a GEMM's cluster does when it
-   shares operands. Records each block's SM. */
-__global__ void persistent_kernel(float *out, unsigned *smids, int tiles, int work)
-{
-    extern __shared__ char pad[];
-    cg::cluster_group cluster = cg::this_cluster();
-    unsigned clusters = gridDim.x / cluster.num_blocks();
-    unsigned cid = blockIdx.x / cluster.num_blocks();
-    float a = (float)threadIdx.x * 1e-3f, b = 1.0001f;
-    for (int t = (int)cid; t < tiles; t += (int)clusters) {
-        for (int i = 0; i < work; i++) {
-            a = a * b + 1e-7f;
-        }
-        cluster.sync();
-    }
-    pad[threadIdx.x % 16] = (char)a;
-    if (threadIdx.x == 0) {
-        smids[blockIdx.x] = sm_id();
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = a + pad[(threadIdx.x + 1) % 16];
-}
+/* place_kernel and persistent_kernel: lab/cluster_kernels.cuh, shared with
+   occ-lab (`occ lab gpcs`, `occ lab clusters`). */
+typedef cluster_block_record block_record;
+#define place_kernel cluster_place_kernel
+#define persistent_kernel cluster_persistent_kernel
 
 /* ---- the sweep ---- */
 
