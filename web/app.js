@@ -14,10 +14,19 @@ window.occWeb = window.occWeb || {};
         { key: 'dynSmem', id: 'dyn-smem' },
         { key: 'carveout', id: 'carveout' },
         { key: 'barriers', id: 'barriers' },
+        { key: 'cluster', id: 'cluster' },
     ];
 
     // Block barriers a kernel may use: occ_kernel_validate's limit (src/calc.c).
     const maxBarriers = 16;
+    // Blocks per cluster: 8 portable, 16 with the kernel's
+    // cudaFuncAttributeNonPortableClusterSizeAllowed (OCC_CLUSTER_PORTABLE_MAX
+    // and OCC_CLUSTER_NON_PORTABLE_MAX in include/occ.h); the page sets the
+    // attribute for sizes above 8, as such a kernel must.
+    const clusterPortableMax = 8;
+    const clusterMax = 16;
+    // Clusters exist from compute capability 9.0 (Hopper) on.
+    const clusterMinCcMajor = 9;
     // Slider steps for sizes; the numeric fields take any byte count.
     const smemSliderStepBytes = 256;
     // How long the address bar waits for changes to pause.
@@ -30,6 +39,7 @@ window.occWeb = window.occWeb || {};
             this.api = api;
             this.state = occWeb.stateFromHash(location.hash);
             this.smView = new occWeb.SmView(api);
+            this.gpcView = new occWeb.GpcView();
             this.staircases = new occWeb.Staircases();
             this.latency = new occWeb.LatencyPanel(api);
             this.gpuSelect = $('gpu');
@@ -138,6 +148,7 @@ window.occWeb = window.occWeb || {};
             Object.assign(this.state, {
                 gpu: preset.gpu, threads: preset.threads, regs: preset.regs, smem: preset.smem,
                 dynSmem: preset.dynSmem, carveout: preset.carveout, barriers: preset.barriers,
+                cluster: preset.cluster ?? occWeb.defaultState().cluster,
                 latencyNs: null, bandwidth: null, sms: null,
             });
             this.render(t0);
@@ -172,6 +183,7 @@ window.occWeb = window.occWeb || {};
                 'dyn-smem': [0, gpu.smem_per_block_optin_bytes, smemSliderStepBytes],
                 carveout: [-1, 100, 1],
                 barriers: [0, maxBarriers, 1],
+                cluster: [1, clusterMax, 1],
             };
             for (const [id, [min, max, step]] of Object.entries(ranges)) {
                 const slider = $(id + '-slider');
@@ -182,6 +194,9 @@ window.occWeb = window.occWeb || {};
                 field.min = String(min);
                 field.max = String(max);
             }
+            const noClusters = gpu.cc_major < clusterMinCcMajor;
+            $('cluster-slider').disabled = noClusters;
+            $('cluster').disabled = noClusters;
         }
 
         // Controls show the state, except the one being used (so typing
@@ -257,7 +272,47 @@ window.occWeb = window.occWeb || {};
             this.smView.render(gpu, k, r);
             this.staircases.render(this.sweeps(r), r.max_warps_per_sm);
             $('explain').textContent = this.api.explain();
+            this.showClusters(gpu);
             this.latency.render(gpu, this.state, r.warps_per_sm);
+        }
+
+        // occ_cluster_calc for the kernel calc() just took, at the state's
+        // cluster size; before CC 9.0 the control is disabled and says why.
+        showClusters(gpu) {
+            const size = this.state.cluster;
+            const clear = (reason) => {
+                $('active-clusters').textContent = '-';
+                $('active-sms').textContent = '-';
+                $('cluster-sm-count').textContent = gpu.sm_count > 0 ? String(gpu.sm_count) : '-';
+                this.gpcView.clear(reason);
+            };
+            if (gpu.cc_major < clusterMinCcMajor) {
+                const why = 'No thread-block clusters on ' + gpu.name + ': they need compute capability ' +
+                    clusterMinCcMajor + '.0 or later, and it has ' + gpu.cc_major + '.' + gpu.cc_minor + '.';
+                $('cluster-hint').textContent = 'needs CC ' + clusterMinCcMajor + '.0 or later';
+                clear(why);
+                return;
+            }
+            const nonPortable = size > clusterPortableMax;
+            $('cluster-hint').textContent = nonPortable
+                ? 'over ' + clusterPortableMax + ': non-portable (the kernel allows it)'
+                : 'portable (up to ' + clusterPortableMax + ')';
+            const c = this.api.cluster(size, nonPortable);
+            if (!c.ok) {
+                clear('No cluster answer: ' + c.error);
+                return;
+            }
+            $('active-clusters').textContent = (c.exact ? '' : 'at most ') + c.max_active_clusters;
+            $('active-sms').textContent = (c.exact ? '' : 'at most ') + c.active_sms;
+            $('cluster-sm-count').textContent = String(c.sm_count);
+            const perSm = c.blocks_per_sm + (c.blocks_per_sm === 1 ? ' block' : ' blocks') +
+                ' per SM (a cluster launch counts at most 8).';
+            const note = c.exact
+                ? 'GPC layout: ' + c.citation + '. Each SM holds ' + perSm
+                : 'The GPC layout of ' + gpu.name + ' is unknown: its ' + c.sm_count + ' SMs are drawn ' +
+                  'as one group, and these counts are upper bounds (the driver may allow fewer). ' +
+                  'Each SM holds ' + perSm;
+            this.gpcView.show(c, note);
         }
 
         sweeps(r) {
@@ -282,13 +337,15 @@ window.occWeb = window.occWeb || {};
         }
 
         clearResults() {
-            for (const id of ['occupancy', 'blocks-per-sm', 'warps-per-sm', 'limiter']) {
+            for (const id of ['occupancy', 'blocks-per-sm', 'warps-per-sm', 'limiter', 'active-clusters',
+                              'active-sms']) {
                 $(id).textContent = '-';
             }
             $('zero-reason').hidden = true;
             $('explain').textContent = '';
             this.smView.clear();
             this.staircases.clear();
+            this.gpcView.clear('');
         }
 
         // One line, and the field at fault (libocc's name) for scripts.

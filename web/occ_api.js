@@ -28,6 +28,8 @@ window.occWeb = window.occWeb || {};
             this.calcFields = fieldNames(this.string(exports.occ_wasm_calc_fields()));
             this.modelFields = fieldNames(this.string(exports.occ_wasm_model_fields()));
             this.latencyFields = fieldNames(this.string(exports.occ_wasm_latency_fields()));
+            this.clusterFields = fieldNames(this.string(exports.occ_wasm_cluster_fields()));
+            this.maxGpcs = exports.occ_wasm_max_gpcs();
             this.version = this.string(exports.occ_wasm_version());
             this.gpus = [];
             const count = exports.occ_wasm_gpu_count();
@@ -127,6 +129,32 @@ window.occWeb = window.occWeb || {};
                 throw new Error(`occ_explain_text: ${error}`);
             }
             return text;
+        }
+
+        // occ_cluster_calc for a 1-D cluster of `size` blocks and the last kernel
+        // calc() took: {ok: true, ...scalar fields, gpcs: [{sms, clusters,
+        // activeSms}], citation} or {ok: false, error, field}.
+        cluster(size, nonPortable) {
+            const status = this.ex.occ_wasm_cluster(size, nonPortable ? 1 : 0);
+            if (status !== 0) {
+                return this.failure();
+            }
+            // gpc_sms, the first array name, starts the three per-GPC arrays.
+            const arraysAt = this.clusterFields.indexOf('gpc_sms');
+            const ptr = this.ex.occ_wasm_cluster_result();
+            const r = this.record(ptr, this.clusterFields.slice(0, arraysAt));
+            const arrays = this.doubles(ptr + arraysAt * Float64Array.BYTES_PER_ELEMENT,
+                                        3 * this.maxGpcs);
+            r.gpcs = [];
+            for (let g = 0; g < r.gpc_count; g++) {
+                r.gpcs.push({ sms: arrays[g], clusters: arrays[this.maxGpcs + g],
+                              activeSms: arrays[2 * this.maxGpcs + g] });
+            }
+            r.exact = r.exact === 1;
+            r.launch_refused = r.launch_refused === 1;
+            r.citation = this.string(this.ex.occ_wasm_gpc_citation());
+            r.ok = true;
+            return r;
         }
 
         limiterNames(bits) {

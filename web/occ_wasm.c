@@ -39,6 +39,13 @@
     X(predicted_gb_per_s) X(fraction_of_peak) X(warps_needed_per_sm) X(loads_per_thread_needed)    \
     X(bound)
 
+/* occ_cluster_result scalar fields, in buffer order; the three per-GPC
+   arrays follow, OCC_MAX_GPCS entries each (gpc_count of them used). */
+#define CLUSTER_FIELDS(X)                                                                          \
+    X(cluster_size) X(launch_refused) X(blocks_per_sm) X(max_active_clusters)                      \
+    X(max_potential_cluster_size) X(active_blocks) X(active_sms) X(sm_count) X(exact)              \
+    X(gpc_source) X(gpc_count)
+
 /* clang-format on */
 
 #define NAME_OF(field) #field ","
@@ -50,6 +57,7 @@ enum {
     RESULT_DOUBLES = 0 RESULT_FIELDS(COUNT_ONE),
     MODEL_DOUBLES = 0 MODEL_FIELDS(COUNT_ONE),
     LATENCY_DOUBLES = 0 LATENCY_FIELDS(COUNT_ONE),
+    CLUSTER_DOUBLES = 0 CLUSTER_FIELDS(COUNT_ONE) + 3 * OCC_MAX_GPCS,
     INPUT_BYTES = 256,
     TEXT_BYTES = 1024,
     /* The longest sweep: shared memory in 512-byte steps over the largest
@@ -61,6 +69,7 @@ static double gpu_buffer[GPU_BUFFER_DOUBLES];
 static double result_buffer[RESULT_DOUBLES];
 static double model_buffer[MODEL_DOUBLES];
 static double latency_buffer[LATENCY_DOUBLES];
+static double cluster_buffer[CLUSTER_DOUBLES];
 static char input_buffer[INPUT_BYTES];
 static char text_buffer[TEXT_BYTES];
 static occ_error last_error;
@@ -302,6 +311,56 @@ OCC_WASM_EXPORT(occ_wasm_explain) const char *occ_wasm_explain(void)
                          &last_error);
     }
     return explain_buffer;
+}
+
+OCC_WASM_EXPORT(occ_wasm_cluster) int occ_wasm_cluster(int cluster_size, int non_portable)
+{
+    clear_error();
+    if (!need_last_kernel()) {
+        return (int)OCC_ERR_INVALID_ARGUMENT;
+    }
+    /* A 1-D cluster: the driver counts only the size, never the shape. */
+    occ_kernel k = last_kernel;
+    k.cluster_x = cluster_size;
+    k.cluster_y = 1;
+    k.cluster_z = 1;
+    k.cluster_non_portable = non_portable != 0;
+    occ_cluster_result r;
+    occ_status status = occ_cluster_calc(&last_device, &k, &r, &last_error);
+    if (status != OCC_OK) {
+        return (int)status;
+    }
+    int i = 0;
+#define STORE_CLUSTER(field) cluster_buffer[i++] = (double)r.field;
+    CLUSTER_FIELDS(STORE_CLUSTER)
+#undef STORE_CLUSTER
+    for (int g = 0; g < OCC_MAX_GPCS; g++) {
+        bool used = g < r.gpc_count;
+        cluster_buffer[i + g] = used ? (double)r.gpc_sms[g] : 0.0;
+        cluster_buffer[i + OCC_MAX_GPCS + g] = used ? (double)r.gpc_clusters[g] : 0.0;
+        cluster_buffer[i + 2 * OCC_MAX_GPCS + g] = used ? (double)r.gpc_active_sms[g] : 0.0;
+    }
+    return OCC_OK;
+}
+
+OCC_WASM_EXPORT(occ_wasm_cluster_result) const double *occ_wasm_cluster_result(void)
+{
+    return cluster_buffer;
+}
+
+OCC_WASM_EXPORT(occ_wasm_cluster_fields) const char *occ_wasm_cluster_fields(void)
+{
+    return CLUSTER_FIELDS(NAME_OF) "gpc_sms,gpc_clusters,gpc_active_sms";
+}
+
+OCC_WASM_EXPORT(occ_wasm_max_gpcs) int occ_wasm_max_gpcs(void)
+{
+    return OCC_MAX_GPCS;
+}
+
+OCC_WASM_EXPORT(occ_wasm_gpc_citation) const char *occ_wasm_gpc_citation(void)
+{
+    return have_last_kernel && last_device.gpc_citation != NULL ? last_device.gpc_citation : "";
 }
 
 OCC_WASM_EXPORT(occ_wasm_memory_model) int occ_wasm_memory_model(int gpu_index)

@@ -95,6 +95,26 @@ int occ_wasm_sweep_current(int axis);
    paragraphs; "" on failure (occ_wasm_error). */
 const char *occ_wasm_explain(void);
 
+/* Thread-block clusters, for the kernel of the last successful occ_wasm_calc */
+
+/*
+ * occ_cluster_calc for a 1-D cluster of `cluster_size` blocks (the driver
+ * counts only the size), with cluster_non_portable when `non_portable` is
+ * non-zero. Returns the occ_status; on OCC_OK the cluster buffer
+ * (occ_wasm_cluster_fields) holds the answer: the scalar fields, then
+ * gpc_sms, gpc_clusters and gpc_active_sms, occ_wasm_max_gpcs() entries
+ * each (gpc_count of them used). Otherwise occ_wasm_error() says why (a
+ * compute capability below 9.0, a size over the limit).
+ */
+int occ_wasm_cluster(int cluster_size, int non_portable);
+const double *occ_wasm_cluster_result(void);
+const char *occ_wasm_cluster_fields(void);
+int occ_wasm_max_gpcs(void);
+
+/* The GPC layout's source in a few words (occ_device.gpc_citation) for the
+   last kernel's GPU; "" when it has none. */
+const char *occ_wasm_gpc_citation(void);
+
 /* Little's law */
 
 /*

@@ -16,6 +16,7 @@ window.occWeb = window.occWeb || {};
         dynSmem: 0,
         carveout: -1,
         barriers: 1,
+        cluster: 1,        // blocks per cluster (CC 9.0 on); 1: each block its own cluster
         ilp: 1,
         bytesPerLoad: 4,
         latencyNs: null,   // null: the GPU database's value
@@ -32,6 +33,7 @@ window.occWeb = window.occWeb || {};
         ['dynSmem', 'dyn-smem', 'int'],
         ['carveout', 'carveout', 'carveout'],
         ['barriers', 'barriers', 'int'],
+        ['cluster', 'cluster', 'int'],
         ['ilp', 'ilp', 'number'],
         ['bytesPerLoad', 'bytes-per-load', 'number'],
         ['latencyNs', 'latency-ns', 'number'],

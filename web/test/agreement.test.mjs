@@ -46,8 +46,12 @@ test(`random configurations agree with occ calc --json (seed ${seed})`, async ()
     const gpus = await page.$$eval('[data-testid="gpu"] option', (os) => os.map((o) => o.value));
     assert.ok(gpus.length >= 30, `the picker holds the whole database (${gpus.length} entries)`);
     const rnd = randomSource(seed);
+    // `configurations` random configurations, and more until 50 of them are
+    // valid launches (the share of valid ones varies with the seed), at most
+    // three times as many.
+    const validWanted = Math.min(50, configurations);
     let valid = 0;
-    for (let i = 0; i < configurations; i++) {
+    for (let i = 0; (i < configurations || valid < validWanted) && i < 3 * configurations; i++) {
         const cfg = randomConfiguration(rnd, gpus);
         await setControls(page, cfg);
         const shown = await readPage(page);
@@ -63,7 +67,7 @@ test(`random configurations agree with occ calc --json (seed ${seed})`, async ()
             }
         }
     }
-    assert.ok(valid >= 50, `at least 50 valid configurations compared (${valid})`);
+    assert.ok(valid >= validWanted, `${validWanted} valid configurations compared (${valid})`);
     assert.deepEqual(page.problems, []);
 });
 

@@ -155,7 +155,7 @@ test('every control change repaints within one frame (16 ms)', async () => {
             const changes = [['gpu', gpus[(i * 7) % gpus.length]], ['threads-slider', 32 + (i * 97) % 993],
                              ['regs-slider', (i * 37) % 256], ['smem', (i * 1531) % 49152],
                              ['dyn-smem-slider', (i * 4099) % 65536], ['carveout', (i * 13) % 102 - 1],
-                             ['barriers-slider', i % 17]];
+                             ['barriers-slider', i % 17], ['cluster-slider', 1 + (i * 5) % 16]];
             for (const [id, value] of changes) {
                 const tries = [];
                 for (let t = 0; t < 5; t++) {
@@ -169,7 +169,7 @@ test('every control change repaints within one frame (16 ms)', async () => {
         }
         return { best, all };
     });
-    assert.equal(times.best.length, 280);
+    assert.equal(times.best.length, 320);
     const sorted = times.all.sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     const worstBest = times.best.reduce((a, b) => (b.ms > a.ms ? b : a));
