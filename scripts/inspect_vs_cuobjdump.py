@@ -11,8 +11,8 @@ occ runs with OCC_INSPECT_TIMING=1: the report keeps its per-step seconds.
 
 usage: inspect_vs_cuobjdump.py OCC OUT_DIR [LIB...]
   OCC_COMPARE_RUNS=N sets the timed runs per tool (default 3).
-  Functions are compared with `occ inspect --functions --all` (pre-link __nv_relfatbin code
-  included, as cuobjdump lists it).
+  Functions are read with `occ inspect --functions --all`; its __nv_relfatbin rows (pre-link
+  -rdc copies, which cuobjdump lists only with -all) are counted apart from the comparison.
   default LIBs: /usr/local/cuda/lib64/libcublasLt.so.13 and torch's lib/libtorch_cuda.so
 Writes OUT_DIR/report.md (timings, match counts, first mismatches) and prints it.
 """
@@ -88,7 +88,9 @@ def compare(lib, cuob, occ_doc, report):
     elsewhere_keys = set()
     for fn in occ_doc["functions"]:
         section = fn.get("section") or ".nv_fatbin"
-        if section not in (".nv_fatbin", "__nv_relfatbin"):
+        # cuobjdump without -all skips __nv_relfatbin (pre-link -rdc copies kept beside
+        # the linked code): occ's rows from it are counted apart, with other sections'
+        if section != ".nv_fatbin":
             elsewhere[(section, fn["arch"])] += 1
             elsewhere_keys.add((fn["arch"], fn["mangled"]))
             continue
