@@ -25,7 +25,7 @@ fi
 
 missing=()
 for p in "${want[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep >/dev/null "install ok installed"; then
         missing+=("$p")
     fi
 done

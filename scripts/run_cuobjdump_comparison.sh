@@ -20,12 +20,12 @@ for f in /usr/local/cuda/lib64/*.so.* /usr/local/cuda/lib64/*_static.a \
     # only files that hold device code: a fatbin or relocatable fatbin section, or an archive
     case "$f" in
         *.a) libs+=("$f") ;;
-        *) if readelf -S -W "$f" 2>/dev/null | grep -q 'nv_fatbin\|nv_relfatbin'; then libs+=("$f"); fi ;;
+        *) if readelf -S -W "$f" 2>/dev/null | grep >/dev/null 'nv_fatbin\|nv_relfatbin'; then libs+=("$f"); fi ;;
     esac
 done
 torch_lib=$(python3 -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2>/dev/null)
 for f in "$torch_lib"/*.so*; do
-    [ -f "$f" ] && readelf -S -W "$f" 2>/dev/null | grep -q 'nv_fatbin' && libs+=("$f")
+    [ -f "$f" ] && readelf -S -W "$f" 2>/dev/null | grep >/dev/null 'nv_fatbin' && libs+=("$f")
 done
 nccl=$(python3 -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__ or nvidia.nccl.__path__[0]))' 2>/dev/null)
 for f in $(ls "$nccl"/lib/libnccl.so* 2>/dev/null) $(find / -name 'libnccl.so.2' -not -path '*/proc/*' 2>/dev/null | head -1); do

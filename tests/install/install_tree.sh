@@ -58,7 +58,7 @@ cmake --install "$build" --prefix "$prefix" > "$root/install.log" 2>&1 ||
 cp "$manifest" "$root/manifest.txt"
 
 occ=$prefix/bin/occ
-"$occ" --version | grep -q '^occ [0-9]' || fail "the installed occ does not run: $("$occ" --version 2>&1)"
+"$occ" --version | grep >/dev/null '^occ [0-9]' || fail "the installed occ does not run: $("$occ" --version 2>&1)"
 expected="bin/occ
 include/occ.h
 include/occ_inspect.h
@@ -107,7 +107,7 @@ for lib in occ occ-inspect; do
     soname=$(readelf -d "$prefix/lib/lib$lib.so.0" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
     [ "$soname" = "lib$lib.so.0" ] || fail "lib$lib.so.0: soname is '$soname'"
 done
-readelf -d "$prefix/lib/libocc-inspect.so.0" | grep -q 'Shared library: \[libocc.so.0\]' ||
+readelf -d "$prefix/lib/libocc-inspect.so.0" | grep >/dev/null 'Shared library: \[libocc.so.0\]' ||
     fail "libocc-inspect.so.0 does not name libocc.so.0 as a dependency"
 
 grep -qx "prefix=$prefix" "$prefix/lib/pkgconfig/occ.pc" || fail "occ.pc: prefix is not $prefix"

@@ -23,13 +23,13 @@ cmake --build "$dir/build" -j 2 > "$dir/build.log" 2>&1 ||
     { cat "$dir/build.log"; fail "building the consumer project"; }
 
 loaded=$(ldd "$dir/build/consumer")
-echo "$loaded" | grep -q "libocc-inspect.so.0 => $prefix/lib/libocc-inspect.so.0" ||
+echo "$loaded" | grep >/dev/null "libocc-inspect.so.0 => $prefix/lib/libocc-inspect.so.0" ||
     fail "occ::inspect: the consumer does not load $prefix/lib/libocc-inspect.so.0: $loaded"
-echo "$loaded" | grep -q "libocc.so.0 => $prefix/lib/libocc.so.0" ||
+echo "$loaded" | grep >/dev/null "libocc.so.0 => $prefix/lib/libocc.so.0" ||
     fail "occ::occ: the consumer does not load $prefix/lib/libocc.so.0"
 run_consumer "$dir/build/consumer" "$dir"
 
 needed=$(readelf -d "$dir/build/consumer_static" | grep NEEDED || true)
-echo "$needed" | grep -q libocc && fail "occ::inspect_static: the consumer still needs $needed"
+echo "$needed" | grep >/dev/null libocc && fail "occ::inspect_static: the consumer still needs $needed"
 run_consumer "$dir/build/consumer_static" "$dir"
 echo "test_cmake: find_package(occ): occ::occ, occ::inspect and occ::inspect_static consumers give the driver's answers"

@@ -43,7 +43,7 @@ commands=$(occ_commands "$occ")
 index=$(render "$man1/occ.1")
 while read -r command summary; do
     [ -f "$man1/occ-$command.1" ] || fail "no page occ-$command.1 for the command $command"
-    squeeze <<< "$index" | grep -qF "$(squeeze <<< "$command$summary")" ||
+    squeeze <<< "$index" | grep >/dev/null -F "$(squeeze <<< "$command$summary")" ||
         fail "occ.1 does not list '$command' with its summary '$summary'"
 done < <("$occ" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print } on && !/^  / { exit }')
 [ "$(ls "$man1" | grep -c '^occ-')" -eq "$(echo "$commands" | wc -l)" ] ||
@@ -76,6 +76,6 @@ found=$(MANPATH=$prefix/share/man man -w occ) || fail "man -w occ with MANPATH=$
 [ "$found" = "$man1/occ.1" ] || fail "man -w occ found $found"
 found=$(MANPATH=$prefix/share/man man -w occ-calc)
 [ "$found" = "$man1/occ-calc.1" ] || fail "man -w occ-calc found $found"
-MANPATH=$prefix/share/man MANPAGER=cat MANWIDTH=80 man occ 2> /dev/null | grep -q '^ *occ - CUDA occupancy' ||
+MANPATH=$prefix/share/man MANPAGER=cat MANWIDTH=80 man occ 2> /dev/null | grep >/dev/null '^ *occ - CUDA occupancy' ||
     fail "man occ does not show the page"
 echo "test_man: $(echo "$pages" | wc -l) pages render without warnings; $checked options of $(echo "$commands" | wc -l) commands are in their pages"

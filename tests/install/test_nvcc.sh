@@ -26,16 +26,16 @@ host_flags=()
 # shared: -locc, with the prefix as run path
 "$nvcc" "${host_flags[@]}" -o "$dir/consumer" "$dir/consumer.o" -L "$prefix/lib" -locc \
     -Xlinker -rpath -Xlinker "$prefix/lib" || fail "nvcc consumer.o -locc"
-ldd "$dir/consumer" | grep -q "libocc.so.0 => $prefix/lib/libocc.so.0" ||
+ldd "$dir/consumer" | grep >/dev/null "libocc.so.0 => $prefix/lib/libocc.so.0" ||
     fail "the nvcc-built consumer does not load $prefix/lib/libocc.so.0"
 out=$("$dir/consumer") || fail "the nvcc-built consumer (shared): $out"
-echo "$out" | grep -q ', 0 differ from cuda_occupancy.h$' || fail "nvcc consumer (shared): $out"
+echo "$out" | grep >/dev/null ', 0 differ from cuda_occupancy.h$' || fail "nvcc consumer (shared): $out"
 echo "shared: $out"
 
 # static: libocc.a
 "$nvcc" "${host_flags[@]}" -o "$dir/consumer-static" "$dir/consumer.o" "$prefix/lib/libocc.a" ||
     fail "nvcc consumer.o libocc.a"
-readelf -d "$dir/consumer-static" | grep -q 'NEEDED.*libocc' && fail "the static nvcc consumer needs libocc.so"
+readelf -d "$dir/consumer-static" | grep >/dev/null 'NEEDED.*libocc' && fail "the static nvcc consumer needs libocc.so"
 out=$("$dir/consumer-static") || fail "the nvcc-built consumer (static): $out"
-echo "$out" | grep -q ', 0 differ from cuda_occupancy.h$' || fail "nvcc consumer (static): $out"
+echo "$out" | grep >/dev/null ', 0 differ from cuda_occupancy.h$' || fail "nvcc consumer (static): $out"
 echo "static: $out"

@@ -27,9 +27,9 @@ flags=${OCC_CONSUMER_FLAGS:-}
 $cc -std=c11 -Wall -Werror $flags -o "$dir/consumer" "$source_dir/tests/install/consumer.c" \
     $(pkg-config --cflags --libs occ-inspect) || fail "cc with pkg-config occ-inspect (shared)"
 loaded=$(LD_LIBRARY_PATH=$prefix/lib ldd "$dir/consumer")
-echo "$loaded" | grep -q "libocc.so.0 => $prefix/lib/libocc.so.0" ||
+echo "$loaded" | grep >/dev/null "libocc.so.0 => $prefix/lib/libocc.so.0" ||
     fail "the shared consumer does not load $prefix/lib/libocc.so.0: $loaded"
-echo "$loaded" | grep -q "libocc-inspect.so.0 => $prefix/lib/libocc-inspect.so.0" ||
+echo "$loaded" | grep >/dev/null "libocc-inspect.so.0 => $prefix/lib/libocc-inspect.so.0" ||
     fail "the shared consumer does not load $prefix/lib/libocc-inspect.so.0"
 LD_LIBRARY_PATH=$prefix/lib run_consumer "$dir/consumer" "$dir"
 
@@ -48,6 +48,6 @@ $cc -std=c11 -Wall -Werror $flags -o "$dir/consumer-static" "$source_dir/tests/i
     $(pkg-config --cflags occ-inspect) -Wl,-Bstatic $(pkg-config --static --libs occ-inspect) \
     -Wl,-Bdynamic || fail "cc with pkg-config --static occ-inspect"
 needed=$(readelf -d "$dir/consumer-static" | grep NEEDED || true)
-echo "$needed" | grep -qE 'libocc|liblz4|libzstd' && fail "the static consumer still needs: $needed"
+echo "$needed" | grep >/dev/null -E 'libocc|liblz4|libzstd' && fail "the static consumer still needs: $needed"
 run_consumer "$dir/consumer-static" "$dir"
 echo "test_pkgconfig: shared and static consumers built with pkg-config give the driver's answers"
