@@ -352,8 +352,11 @@ static rank rank_entry(const char *norm_query, const family *query, int index, c
 {
     rank best = {.tier = 3, .number_gap = 0, .closeness = 1 << 20, .distance = 1 << 20};
     occ_device dev;
-    const char *const *aliases;
-    occ_gpu_at(index, &dev, NULL, &aliases, NULL);
+    const char *const *aliases = NULL;
+    if (occ_gpu_at(index, &dev, NULL, &aliases, NULL) != OCC_OK || aliases == NULL) {
+        *display = "";
+        return best; /* callers pass valid indexes; this keeps the compiler sure */
+    }
     *display = index < occ__arch_count ? occ__arch_table[index].name
                                        : occ__named_table[index - occ__arch_count].name;
     rank_name(*display, norm_query, query, &best);

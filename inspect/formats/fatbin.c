@@ -241,7 +241,7 @@ bool insp_fatbin_entries(const uint8_t *data, size_t size, size_t base_offset, i
     }
     while (at < end) {
         insp_entry e;
-        size_t entry_bytes;
+        size_t entry_bytes = 0;
         if (!entry_header(data, at, end, &e, &entry_bytes, err)) {
             return false;
         }
@@ -253,8 +253,8 @@ bool insp_fatbin_entries(const uint8_t *data, size_t size, size_t base_offset, i
 
 size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size, const insp_filter *filter)
 {
-    insp_entry e;
-    size_t entry_bytes;
+    insp_entry e = {0};
+    size_t entry_bytes = 0;
     if (!entry_header(data, 0, size, &e, &entry_bytes, NULL) || e.kind != INSP_ENTRY_CUBIN ||
         e.compression == INSP_COMPRESSION_NONE || !filter_wants(filter, e.sm, e.arch_suffix) ||
         e.uncompressed_bytes > MAX_UNCOMPRESSED_BYTES ||
