@@ -11,7 +11,6 @@
  * cannot be read (the line names the file), 2 for a usage error.
  */
 #include <pthread.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -138,19 +137,9 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         return true;
     case OPT_GPU: a->gpu = value; return true;
     case OPT_GPU_FILE: a->gpu_file = value; return true;
-    case OPT_THREADS:
-        if (!cli_parse_int(value, 1, 1024, &n, err)) {
-            return cli_error_prefix(err, "threads per block: ");
-        }
-        o->threads = (int)n;
-        return true;
-    case OPT_DYN_SMEM:
-        if (!cli_parse_size(value, &n, err)) {
-            return false;
-        }
-        o->dyn_smem_bytes = (int)n;
-        return true;
-    case OPT_ARCH: return inspect_parse_arch(value, o, err);
+    case OPT_THREADS: return inspect_apply_read_option(INSPECT_READ_THREADS, value, o, err);
+    case OPT_DYN_SMEM: return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, o, err);
+    case OPT_ARCH: return inspect_apply_read_option(INSPECT_READ_ARCH, value, o, err);
     case OPT_FILTER: a->filter = value; return true;
     case OPT_FUNCTIONS: o->functions = true; return true;
     case OPT_ALL: o->relfatbin = true; return true;
@@ -170,12 +159,7 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         }
         a->top = (int)n;
         return true;
-    case OPT_JOBS:
-        if (!cli_parse_int(value, 1, 1024, &n, err)) {
-            return cli_error_prefix(err, "threads: ");
-        }
-        o->jobs = (int)n;
-        return true;
+    case OPT_JOBS: return inspect_apply_read_option(INSPECT_READ_JOBS, value, o, err);
     case OPT_HELP: a->help = true; return true;
     default: return cli_error_set(err, EXIT_USAGE, "option id %d is not a diff option", id);
     }
@@ -200,17 +184,8 @@ static bool check_args(const diff_args *a, cli_error *err)
                              "stdin ('-') is named more than once (as OLD, NEW, --gpu-file or "
                              "--allow)");
     }
-    if (a->filter != NULL) {
-        regex_t re;
-        int rc = regcomp(&re, a->filter, REG_EXTENDED | REG_NOSUB);
-        if (rc != 0) {
-            char why[128];
-            regerror(rc, &re, why, sizeof why);
-            return cli_error_set(err, EXIT_USAGE,
-                                 "option --filter: '%.200s' is not a regular expression: %s",
-                                 a->filter, why);
-        }
-        regfree(&re);
+    if (!inspect_check_filter(a->filter, err)) {
+        return false;
     }
     return true;
 }

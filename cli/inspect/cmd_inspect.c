@@ -121,6 +121,52 @@ bool inspect_parse_arch(const char *text, occ_inspect_options *o, cli_error *err
     return true;
 }
 
+bool inspect_apply_read_option(inspect_read_option which, const char *value, occ_inspect_options *o,
+                               cli_error *err)
+{
+    long long n;
+    switch (which) {
+    case INSPECT_READ_THREADS:
+        if (!cli_parse_int(value, 1, 1024, &n, err)) {
+            return cli_error_prefix(err, "threads per block: ");
+        }
+        o->threads = (int)n;
+        return true;
+    case INSPECT_READ_DYN_SMEM:
+        if (!cli_parse_size(value, &n, err)) {
+            return false;
+        }
+        o->dyn_smem_bytes = (int)n;
+        return true;
+    case INSPECT_READ_ARCH: return inspect_parse_arch(value, o, err);
+    case INSPECT_READ_JOBS:
+        if (!cli_parse_int(value, 1, 1024, &n, err)) {
+            return cli_error_prefix(err, "threads: ");
+        }
+        o->jobs = (int)n;
+        return true;
+    }
+    return cli_error_set(err, EXIT_USAGE, "reading option %d is unknown", (int)which);
+}
+
+bool inspect_check_filter(const char *regex, cli_error *err)
+{
+    if (regex == NULL) {
+        return true;
+    }
+    regex_t re;
+    int rc = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, &re, why, sizeof why);
+        return cli_error_set(err, EXIT_USAGE,
+                             "option --filter: '%.200s' is not a regular expression: %s", regex,
+                             why);
+    }
+    regfree(&re);
+    return true;
+}
+
 static bool parse_sort(const char *value, occ_inspect_order *out, cli_error *err)
 {
     static const struct {
@@ -144,24 +190,13 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
 {
     inspect_args *a = context;
     occ_inspect_options *o = &a->read;
-    long long n;
     switch (id) {
     case CLI_POSITIONAL: a->files[a->file_count++] = value; return true;
     case OPT_GPU: a->gpu = value; return true;
     case OPT_GPU_FILE: a->gpu_file = value; return true;
-    case OPT_THREADS:
-        if (!cli_parse_int(value, 1, 1024, &n, err)) {
-            return cli_error_prefix(err, "threads per block: ");
-        }
-        o->threads = (int)n;
-        return true;
-    case OPT_DYN_SMEM:
-        if (!cli_parse_size(value, &n, err)) {
-            return false;
-        }
-        o->dyn_smem_bytes = (int)n;
-        return true;
-    case OPT_ARCH: return inspect_parse_arch(value, o, err);
+    case OPT_THREADS: return inspect_apply_read_option(INSPECT_READ_THREADS, value, o, err);
+    case OPT_DYN_SMEM: return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, o, err);
+    case OPT_ARCH: return inspect_apply_read_option(INSPECT_READ_ARCH, value, o, err);
     case OPT_FILTER: a->filter = value; return true;
     case OPT_SORT: return parse_sort(value, &a->sort, err);
     case OPT_JSON:
@@ -187,12 +222,7 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     case OPT_MANGLED: o->demangle = false; return true;
     case OPT_FUNCTIONS: o->functions = true; return true;
     case OPT_ALL: o->relfatbin = true; return true;
-    case OPT_JOBS:
-        if (!cli_parse_int(value, 1, 1024, &n, err)) {
-            return cli_error_prefix(err, "threads: ");
-        }
-        o->jobs = (int)n;
-        return true;
+    case OPT_JOBS: return inspect_apply_read_option(INSPECT_READ_JOBS, value, o, err);
     case OPT_HELP: a->help = true; return true;
     default: return cli_error_set(err, EXIT_USAGE, "option id %d is not an inspect option", id);
     }
@@ -211,17 +241,8 @@ static bool check_args(const inspect_args *a, const cli_io *io, cli_error *err)
     if (a->outputs > 1) {
         return cli_error_set(err, EXIT_USAGE, "options --json, --csv and --summary: choose one");
     }
-    if (a->filter != NULL) {
-        regex_t re;
-        int rc = regcomp(&re, a->filter, REG_EXTENDED | REG_NOSUB);
-        if (rc != 0) {
-            char why[128];
-            regerror(rc, &re, why, sizeof why);
-            return cli_error_set(err, EXIT_USAGE,
-                                 "option --filter: '%.200s' is not a regular expression: %s",
-                                 a->filter, why);
-        }
-        regfree(&re);
+    if (!inspect_check_filter(a->filter, err)) {
+        return false;
     }
     if (a->file_count == 0 && inspect_stdin_is_terminal(io->in)) {
         return cli_error_set(err, EXIT_USAGE,

@@ -42,6 +42,22 @@ bool inspect_stdin_is_terminal(FILE *in);
    (also `occ diff --arch`). */
 bool inspect_parse_arch(const char *text, occ_inspect_options *o, cli_error *err);
 
+/* The reading options occ inspect and occ diff share, parsed into the
+   library's options: the value checks and messages live here once. */
+typedef enum inspect_read_option {
+    INSPECT_READ_THREADS,  /* --threads N, 1..1024 */
+    INSPECT_READ_DYN_SMEM, /* --dyn-smem BYTES */
+    INSPECT_READ_ARCH,     /* --arch ARCH */
+    INSPECT_READ_JOBS      /* --jobs N, 1..1024 */
+} inspect_read_option;
+
+bool inspect_apply_read_option(inspect_read_option which, const char *value, occ_inspect_options *o,
+                               cli_error *err);
+
+/* --filter REGEX: a usage error, before any file is read, when it does not
+   compile as a POSIX extended regular expression. NULL passes. */
+bool inspect_check_filter(const char *regex, cli_error *err);
+
 /* The binding limiter(s) "registers+warps", "none fits", or why there is no
    occupancy ("device function"). */
 const char *inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap);
