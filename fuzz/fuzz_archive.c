@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint8_t *copy = fuzz_copy(data, size);
     members m = {size, 0};
-    insp_error err = {0, "", false};
+    insp_error err = {0, "", false, false};
     bool ok = insp_archive_members(copy, size, on_member, &m, &err);
     fuzz_check_error(ok, &err, size);
     if (ok) {

@@ -36,7 +36,7 @@ static void on_part(void *context, size_t offset, size_t size, insp_region_kind 
     }
     uint8_t *part = fuzz_copy(p->data + offset, size);
     insp_sink sink = {count_function, NULL, p};
-    insp_error err = {0, "", false};
+    insp_error err = {0, "", false, false};
     bool ok = insp_baseline_parse(part, size, &sink, &err);
     fuzz_check_error(ok, &err, size);
     p->failed = p->failed || !ok;
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *copy = fuzz_copy(data, size);
     parts big = {copy, size, 0, 0, false};
     parts one = {copy, size, 0, 0, false};
-    insp_error err = {0, "", false};
+    insp_error err = {0, "", false, false};
     bool ok = insp_baseline_split(copy, size, 1 << 20, on_part, &big, &err);
     fuzz_check_error(ok, &err, size);
     if (ok && insp_baseline_split(copy, size, 1, on_part, &one, &err) &&

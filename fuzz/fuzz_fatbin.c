@@ -1,7 +1,8 @@
 /*
  * fuzz_fatbin.c - fuzzes the fatbin reader (inspect/formats/fatbin.c, decompress.c and the
  * cubin reader behind it): the container walk of a .fatbin file, then each container, read
- * whole and again entry by entry as occ inspect's threads read it.
+ * whole and again entry by entry as occ inspect's threads read it, and each entry once more
+ * with reading in part on for any size (head and tail 2 KiB), which must report the same.
  */
 #include "fuzz_inspect.h"
 
@@ -9,6 +10,7 @@ typedef struct regions {
     const uint8_t *data;
     size_t size;
     insp_scratch scratch;
+    insp_scratch part; /* reads zstd cubins of any size in part */
     size_t sum;
     size_t entries[64][2]; /* offset, size of the current container's first entries */
     size_t entry_count;
@@ -34,7 +36,7 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
         abort();
     }
     insp_sink sink = {fuzz_touch_function, NULL, &r->sum};
-    insp_error err = {0, "", false};
+    insp_error err = {0, "", false, false};
     size_t consumed;
     bool ok = insp_fatbin_parse(r->data + offset, size, NULL, &r->scratch, &sink, &consumed, &err);
     fuzz_check_error(ok, &err, size);
@@ -49,11 +51,26 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
             fprintf(stderr, "entry %zu+%zu outside the container\n", at, bytes);
             abort();
         }
-        (void)insp_fatbin_entry_scratch_bytes(r->data + at, bytes, NULL);
-        insp_error entry_err = {0, "", false};
+        (void)insp_fatbin_entry_scratch_bytes(r->data + at, bytes, NULL, NULL);
+        insp_error entry_err = {0, "", false, false};
         bool entry_ok =
             insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->scratch, &sink, &entry_err);
         fuzz_check_error(entry_ok, &entry_err, bytes);
+        /* read in part, or given up on and read whole: the same either way */
+        size_t whole_sum = 0;
+        size_t part_sum = 0;
+        insp_sink whole_sink = {fuzz_touch_function, NULL, &whole_sum};
+        insp_sink part_sink = {fuzz_touch_function, NULL, &part_sum};
+        (void)insp_fatbin_entry_scratch_bytes(r->data + at, bytes, NULL, &r->part);
+        bool whole_ok = insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->scratch,
+                                                &whole_sink, &entry_err);
+        bool part_ok =
+            insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->part, &part_sink, &entry_err);
+        if (whole_ok != part_ok || whole_sum != part_sum) {
+            fprintf(stderr, "entry at %zu: read whole %d (sum %zu), in part %d (sum %zu)\n", at,
+                    whole_ok, whole_sum, part_ok, part_sum);
+            abort();
+        }
     }
 }
 
@@ -61,10 +78,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = fuzz_copy(data, size);
     regions r = {.data = copy, .size = size};
-    insp_error err = {0, "", false};
+    r.part.part_min_bytes = 1;
+    r.part.part_head_bytes = 2048;
+    r.part.part_tail_max_bytes = 2048;
+    insp_error err = {0, "", false, false};
     bool ok = insp_fatbin_regions(copy, size, 0, INSP_REGION_FILE, on_region, &r, &err);
     fuzz_check_error(ok, &err, size);
     insp_scratch_free(&r.scratch);
+    insp_scratch_free(&r.part);
     free(copy);
     return 0;
 }

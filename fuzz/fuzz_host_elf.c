@@ -22,7 +22,7 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
         abort();
     }
     insp_sink sink = {fuzz_touch_function, NULL, &f->sum};
-    insp_error err = {0, "", false};
+    insp_error err = {0, "", false, false};
     size_t consumed;
     bool ok = insp_fatbin_parse(f->data + offset, size, NULL, &f->scratch, &sink, &consumed, &err);
     fuzz_check_error(ok, &err, size);
@@ -77,8 +77,8 @@ static void count_region(void *context, size_t offset, size_t size, insp_region_
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *copy = fuzz_copy(data, size);
-    found f = {copy, size, {NULL, 0, NULL}, 0};
-    insp_error err = {0, "", false};
+    found f = {copy, size, {0}, 0};
+    insp_error err = {0, "", false, false};
     bool ok = insp_host_elf_fatbins(copy, size, true, on_region, &f, &err);
     fuzz_check_error(ok, &err, size);
     if (ok) {

@@ -252,6 +252,8 @@ typedef struct occ_inspect_timing {
     double merge_seconds;     /* merging the threads' rows and duplicates */
     double names_seconds;     /* demangling and ranking the distinct names */
     double pool_wait_seconds; /* threads' seconds waiting for a large buffer */
+    size_t entries_in_part;      /* large zstd cubins read in part (docs/inspect.md) */
+    size_t entries_part_refused; /* of those tried in part, the ones read whole */
 } occ_inspect_timing;
 
 void occ_inspect_timing_get(const occ_inspect_result *result, occ_inspect_timing *out);

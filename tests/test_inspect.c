@@ -143,7 +143,7 @@ static void parse_binary(const char *name, bool relfatbin, recs *out)
         fail_msg("%s: offset %zu: %s", name, err.offset, err.message);
     }
     assert_true(regions[0] > 0);
-    insp_scratch scratch = {NULL, 0, NULL};
+    insp_scratch scratch = {0};
     for (size_t i = 0; i < regions[0]; i++) {
         size_t consumed;
         size_t at = regions[1 + 2 * i];
@@ -263,7 +263,7 @@ static void log_errors_test(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         recs r = {0};
         insp_sink sink = {collect_function, NULL, &r};
-        insp_error err = {0, "", false};
+        insp_error err = {0, "", false, false};
         if (insp_ptxas_log_parse(cases[i].text, strlen(cases[i].text), &sink, &err)) {
             fail_msg("%s: accepted", cases[i].id);
         }
@@ -543,8 +543,8 @@ static void corrupt_test(void **state)
                 copy[at] ^= (uint8_t)(0x5A + step);
             }
             insp_sink sink = {NULL, NULL, NULL};
-            insp_error err = {0, "", false};
-            insp_scratch scratch = {NULL, 0, NULL};
+            insp_error err = {0, "", false, false};
+            insp_scratch scratch = {0};
             size_t consumed;
             bool ok = true;
             switch (format) {

@@ -188,9 +188,9 @@ static void bounded_memory_test(void **state)
         uint8_t *bytes = load(hostile_path(files[i]), &size);
         const uint8_t *entry = bytes + 16; /* after the container header */
         size_t entry_bytes = size - 16;
-        assert_int_equal(insp_fatbin_entry_scratch_bytes(entry, entry_bytes, NULL), 0);
-        insp_scratch scratch = {NULL, 0, NULL};
-        insp_error err = {0, "", false};
+        assert_int_equal(insp_fatbin_entry_scratch_bytes(entry, entry_bytes, NULL, NULL), 0);
+        insp_scratch scratch = {0};
+        insp_error err = {0, "", false, false};
         assert_false(insp_fatbin_entry_parse(entry, entry_bytes, NULL, &scratch, NULL, &err));
         assert_true(err.over_limit);
         assert_int_equal(scratch.capacity, 0);

@@ -133,7 +133,7 @@ static void check_entries_apart(const char *name)
     report apart = {0};
     insp_sink whole_sink = {report_function, report_entry, &whole};
     insp_sink apart_sink = {report_function, report_entry, &apart};
-    insp_scratch scratch = {NULL, 0, NULL};
+    insp_scratch scratch = {0};
     int entries = 0;
     uint64_t need = 0;
     for (int c = 0; c < containers.count; c++) {
@@ -146,7 +146,7 @@ static void check_entries_apart(const char *name)
                                         add_span, &list, &err));
         for (int e = 0; e < list.count; e++) {
             const uint8_t *entry = data + list.offset[e];
-            need += insp_fatbin_entry_scratch_bytes(entry, list.size[e], NULL);
+            need += insp_fatbin_entry_scratch_bytes(entry, list.size[e], NULL, NULL);
             assert_true(
                 insp_fatbin_entry_parse(entry, list.size[e], NULL, &scratch, &apart_sink, &err));
             /* an entry is only itself: one byte less is an error with an offset in it */
@@ -198,10 +198,10 @@ static void scratch_bytes_test(void **state)
         const uint8_t *h = data + list.offset[e];
         report r = {0};
         insp_sink sink = {NULL, report_entry, &r};
-        insp_scratch scratch = {NULL, 0, NULL};
+        insp_scratch scratch = {0};
         assert_true(insp_fatbin_entry_parse(h, list.size[e], NULL, &scratch, &sink, &err));
-        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], NULL), r.scratch_bytes);
-        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], &none), 0);
+        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], NULL, NULL), r.scratch_bytes);
+        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], &none, NULL), 0);
         compressed += r.scratch_bytes > 0;
         insp_scratch_free(&scratch);
         free(r.text);

@@ -333,10 +333,11 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
         fprintf(io->err,
                 "occ inspect: seconds: split %.3f, read %.3f, scanned sections %.3f, merge "
                 "%.3f, names %.3f, filter and sort %.3f, output %.3f; %zu distinct names; "
-                "threads waited %.3f s for large buffers\n",
+                "threads waited %.3f s for large buffers; %zu entries read in part, %zu of "
+                "those tried read whole\n",
                 t.split_seconds, t.read_seconds, t.scanned_seconds, t.merge_seconds,
                 t.names_seconds, sorted - start, now_seconds() - sorted, totals.distinct_names,
-                t.pool_wait_seconds);
+                t.pool_wait_seconds, t.entries_in_part, t.entries_part_refused);
     }
     occ_inspect_result_free(r);
     return EXIT_OK;

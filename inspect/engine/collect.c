@@ -497,18 +497,14 @@ static void defer_task(collector *c, size_t index)
     pthread_mutex_unlock(&c->budget_lock);
 }
 
-/* Reads one fatbin entry, a large one in a pooled buffer; returns false with
- *deferred set where the pool is full and `wait` is not set. */
-static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wait, bool *deferred,
-                            insp_error *err)
+/* Reads one fatbin entry with a pooled buffer of `need` bytes lent to the
+   worker's scratch (its zstd context stays); *deferred where the pool is
+   full and `wait` is not set. */
+static bool read_entry_lent(worker *w, const uint8_t *data, size_t size, size_t need, bool wait,
+                            bool *deferred, insp_error *err)
 {
     collector *c = w->c;
     insp_sink sink = {on_function, on_entry, w};
-    *deferred = false;
-    size_t need = insp_fatbin_entry_scratch_bytes(data, size, &c->filter);
-    if (need <= SCRATCH_KEEP_BYTES) {
-        return insp_fatbin_entry_parse(data, size, &c->filter, &w->scratch, &sink, err);
-    }
     int index = acquire_buffer(c, need, wait, &w->pool_wait_seconds);
     if (index == POOL_BUSY) {
         *deferred = true;
@@ -518,16 +514,44 @@ static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wa
         w->failed = true;
         return true;
     }
-    /* lend the pooled buffer to the worker's scratch (its zstd context stays) */
     uint8_t *own = w->scratch.data;
     size_t own_capacity = w->scratch.capacity;
     w->scratch.data = c->pool[index].data;
     w->scratch.capacity = c->pool[index].capacity;
+    w->scratch.fixed = true; /* never reallocated: it is the pool's */
     bool ok = insp_fatbin_entry_parse(data, size, &c->filter, &w->scratch, &sink, err);
-    /* the capacity sufficed, so the parser did not reallocate it */
+    w->scratch.fixed = false;
     w->scratch.data = own;
     w->scratch.capacity = own_capacity;
     release_buffer(c, index);
+    return ok;
+}
+
+/* Reads one fatbin entry, a large one in a pooled buffer: the size of a
+   part read where the entry is read in part (fatbin.c), and, should that
+   find the entry must be read whole, then a whole one. Returns false with
+   *deferred set where the pool is full and `wait` is not set. */
+static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wait, bool *deferred,
+                            insp_error *err)
+{
+    collector *c = w->c;
+    insp_sink sink = {on_function, on_entry, w};
+    *deferred = false;
+    size_t need = insp_fatbin_entry_scratch_bytes(data, size, &c->filter, &w->scratch);
+    if (need <= SCRATCH_KEEP_BYTES) {
+        return insp_fatbin_entry_parse(data, size, &c->filter, &w->scratch, &sink, err);
+    }
+    bool ok = read_entry_lent(w, data, size, need, wait, deferred, err);
+    if (ok || !err->missing) {
+        return ok;
+    }
+    /* the part read gave up and reported no function: read it whole,
+       waiting for the buffer now (the entry itself is reported again, which
+       on_entry counts only for entries not read) */
+    w->scratch.whole_only = true;
+    need = insp_fatbin_entry_scratch_bytes(data, size, &c->filter, &w->scratch);
+    ok = read_entry_lent(w, data, size, need, true, deferred, err);
+    w->scratch.whole_only = false;
     return ok;
 }
 
@@ -540,7 +564,7 @@ static void run_task(worker *w, task *t, bool wait)
     const input_file *file = &c->files[t->file];
     const uint8_t *data = file->data + t->offset;
     insp_sink sink = {on_function, on_entry, w};
-    insp_error err = {0, "", false};
+    insp_error err = {0, "", false, false};
     bool ok = true;
     w->section = t->section;
     w->file = t->file;
@@ -1019,7 +1043,7 @@ static occ_status open_input(collector *c, int index, const occ_inspect_input *i
     file->format = insp_detect(file->data, file->size);
     c->file = index;
     c->drop_from = 0;
-    insp_error rerr = {0, "", false};
+    insp_error rerr = {0, "", false, false};
     if (file->format == INSP_FORMAT_UNKNOWN) {
         return inspect_fail(err, OCC_ERR_BAD_FORMAT, index, 0,
                             "%s: offset 0: not a ptxas log, cubin, fatbin or ELF file, nor an "
@@ -1122,6 +1146,8 @@ static bool merge_workers(worker *workers, int count, occ_inspect_result *out)
         out->functions_read += workers[i].functions_read;
         out->entries_skipped += workers[i].entries_skipped;
         out->timing.pool_wait_seconds += workers[i].pool_wait_seconds;
+        out->timing.entries_in_part += workers[i].scratch.entries_in_part;
+        out->timing.entries_part_refused += workers[i].scratch.entries_part_refused;
     }
     out->rows = malloc((total > 0 ? total : 1) * sizeof *out->rows);
     if (out->rows == NULL) {
@@ -1280,7 +1306,7 @@ static occ_status collect(collector *c, worker *workers, int jobs, const occ_ins
     start = inspect_now();
     for (int round = 0; round < 2; round++) {
         if (round == 1) {
-            insp_error rerr = {0, "", false};
+            insp_error rerr = {0, "", false, false};
             int bad_file = 0;
             size_t scanned = c->task_count;
             c->round_start = scanned;

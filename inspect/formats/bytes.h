@@ -38,5 +38,9 @@ bool insp_fail(insp_error *err, size_t offset, const char *format, ...)
 /* The same for input refused by a documented limit rather than damaged. */
 bool insp_fail_limit(insp_error *err, size_t offset, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same where the bytes needed are in the part of a file not kept
+   (elf64_open_split): not damage; the caller reads the whole file instead. */
+bool insp_fail_missing(insp_error *err, size_t offset, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif /* OCC_INSPECT_BYTES_H */

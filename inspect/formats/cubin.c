@@ -29,6 +29,7 @@
 typedef struct cubin_reader {
     elf64_file elf;
     const uint8_t *symtab;
+    size_t symtab_offset; /* in the file, for error offsets */
     size_t symbol_count;
     const uint8_t *strtab;
     size_t strtab_size;
@@ -59,6 +60,21 @@ static const char *symbol_name(const cubin_reader *r, uint32_t offset, size_t *l
     }
     *len = (size_t)((const char *)nul - name);
     return name;
+}
+
+/* Contents the reader reads, at hand (a cubin read in part may lack them:
+   err->missing says so). */
+static const uint8_t *contents_at_hand(const elf64_file *elf, const elf64_section *s,
+                                       uint32_t index, insp_error *err)
+{
+    const uint8_t *p = elf64_bytes(elf, s->offset, s->size);
+    if (p == NULL) {
+        size_t len;
+        const char *name = elf64_section_name(elf, s, &len);
+        insp_fail_missing(err, (size_t)(elf->shoff + (uint64_t)index * ELF64_SHDR_BYTES),
+                          "section %u '%.60s' was not kept", index, name);
+    }
+    return p;
 }
 
 /* A table the reader indexes into must lie in the file: in range, and not
@@ -103,9 +119,13 @@ static bool find_tables(cubin_reader *r, insp_error *err)
             if (!table_in_file(elf, &strings, s.link, "string table", err)) {
                 return false;
             }
-            r->symtab = elf->data + s.offset;
+            r->symtab = contents_at_hand(elf, &s, i, err);
+            r->strtab = contents_at_hand(elf, &strings, s.link, err);
+            if (r->symtab == NULL || r->strtab == NULL) {
+                return false;
+            }
+            r->symtab_offset = (size_t)s.offset;
             r->symbol_count = (size_t)(s.size / ELF64_SYM_BYTES);
-            r->strtab = elf->data + strings.offset;
             r->strtab_size = (size_t)strings.size;
         } else if (starts_with(name, len, ".nv.shared.reserved.")) {
             r->has_reserved_smem = true;
@@ -140,7 +160,7 @@ static bool collect_functions(cubin_reader *r, insp_error *err)
         if (shndx == ELF_SHN_XINDEX) {
             /* the index is in an SHT_SYMTAB_SHNDX table, which cubins do not
                have: skipping the function would drop a kernel silently */
-            return insp_fail(err, (size_t)(r->symtab - elf->data) + i * ELF64_SYM_BYTES + 6,
+            return insp_fail(err, r->symtab_offset + i * ELF64_SYM_BYTES + 6,
                              "function symbol %zu: extended section index (SHN_XINDEX) is "
                              "not supported",
                              i);
@@ -149,7 +169,7 @@ static bool collect_functions(cubin_reader *r, insp_error *err)
             continue; /* undefined, or a special index (absolute, common) */
         }
         if (shndx >= elf->shnum) {
-            return insp_fail(err, (size_t)(r->symtab - elf->data) + i * ELF64_SYM_BYTES + 6,
+            return insp_fail(err, r->symtab_offset + i * ELF64_SYM_BYTES + 6,
                              "function symbol %zu: section index %u, but the file has %u "
                              "sections",
                              i, shndx, elf->shnum);
@@ -157,7 +177,7 @@ static bool collect_functions(cubin_reader *r, insp_error *err)
         size_t name_len;
         const char *name = symbol_name(r, name_offset, &name_len);
         if (name == NULL) {
-            return insp_fail(err, (size_t)(r->symtab - elf->data) + i * ELF64_SYM_BYTES,
+            return insp_fail(err, r->symtab_offset + i * ELF64_SYM_BYTES,
                              "symbol %zu: name offset %u is outside .strtab", i, name_offset);
         }
         /* Only a function that owns its section: `.text.<name>`. Sub-functions
@@ -172,7 +192,7 @@ static bool collect_functions(cubin_reader *r, insp_error *err)
         }
         insp_function *f = &r->functions[r->function_count];
         memset(f, 0, sizeof *f);
-        f->offset = (size_t)(r->symtab - elf->data) + i * ELF64_SYM_BYTES;
+        f->offset = r->symtab_offset + i * ELF64_SYM_BYTES;
         f->name = name;
         f->name_len = name_len;
         f->sm = sm;
@@ -312,16 +332,26 @@ static bool read_sections(cubin_reader *r, insp_error *err)
             return false;
         }
         /* NOBITS sections (.nv.shared.*) have a size but no contents, and their
-           offset need not lie in the file: form no pointer from it. */
+           offset need not lie in the file: form no pointer from it. Only
+           what is read must be at hand (.nv.constant* of a cubin read in
+           part is not). */
         bool nobits = s.type == ELF_SHT_NOBITS;
-        const uint8_t *contents = nobits ? elf->data : elf->data + s.offset;
         size_t size = nobits ? 0 : (size_t)s.size;
         int owner = s.info < elf->shnum ? r->function_of_section[s.info] : -1;
-        if (len == 8 && memcmp(name, ".nv.info", 8) == 0) {
+        bool module_info = len == 8 && memcmp(name, ".nv.info", 8) == 0;
+        bool function_info = !module_info && starts_with(name, len, ".nv.info.") && owner >= 0;
+        const uint8_t *contents = NULL;
+        if (module_info || function_info) {
+            contents = nobits ? elf->data : contents_at_hand(elf, &s, i, err);
+            if (contents == NULL) {
+                return false;
+            }
+        }
+        if (module_info) {
             if (!read_module_info(r, contents, size, (size_t)s.offset, err)) {
                 return false;
             }
-        } else if (starts_with(name, len, ".nv.info.") && owner >= 0) {
+        } else if (function_info) {
             if (!read_function_info(&r->functions[owner], contents, size, (size_t)s.offset, err)) {
                 return false;
             }
@@ -340,36 +370,35 @@ static bool read_sections(cubin_reader *r, insp_error *err)
     return true;
 }
 
-bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint, const insp_sink *sink,
-                      insp_error *err)
+/* Reads the functions of an opened cubin and reports them. */
+static bool parse_opened(cubin_reader *r, char suffix_hint, const insp_sink *sink, insp_error *err)
 {
-    cubin_reader r;
-    memset(&r, 0, sizeof r);
-    if (!elf64_open(data, size, &r.elf, err)) {
-        return false;
+    if (r->elf.machine != ELF_EM_CUDA) {
+        return insp_fail(err, 18, "ELF machine %u is not a cubin (EM_CUDA 190)", r->elf.machine);
     }
-    if (r.elf.machine != ELF_EM_CUDA) {
-        return insp_fail(err, 18, "ELF machine %u is not a cubin (EM_CUDA 190)", r.elf.machine);
-    }
-    r.suffix = suffix_hint;
-    bool ok = find_tables(&r, err);
-    if (ok && r.suffix == 0) {
-        for (uint32_t i = 0; i < r.elf.shnum; i++) {
-            elf64_section s;
-            size_t len;
-            elf64_section_at(&r.elf, i, &s);
-            const char *name = elf64_section_name(&r.elf, &s, &len);
-            if (len == 10 && memcmp(name, ".nv.compat", 10) == 0 &&
-                insp_fits(size, s.offset, s.size) && s.type != ELF_SHT_NOBITS) {
-                r.suffix = compat_suffix(data + s.offset, (size_t)s.size);
+    r->suffix = suffix_hint;
+    bool ok = find_tables(r, err);
+    for (uint32_t i = 0; ok && r->suffix == 0 && i < r->elf.shnum; i++) {
+        elf64_section s;
+        size_t len;
+        elf64_section_at(&r->elf, i, &s);
+        const char *name = elf64_section_name(&r->elf, &s, &len);
+        if (len == 10 && memcmp(name, ".nv.compat", 10) == 0 &&
+            insp_fits(r->elf.size, s.offset, s.size) && s.type != ELF_SHT_NOBITS) {
+            const uint8_t *compat = contents_at_hand(&r->elf, &s, i, err);
+            ok = compat != NULL;
+            if (ok) {
+                r->suffix = compat_suffix(compat, (size_t)s.size);
             }
         }
     }
-    ok = ok && collect_functions(&r, err) && read_sections(&r, err);
-    for (size_t i = 0; ok && i < r.function_count; i++) {
-        insp_function *f = &r.functions[i];
+    ok = ok && collect_functions(r, err) && read_sections(r, err);
+    /* reported only once all is read: a cubin read in part that lacks
+       something is read again whole, and nothing may be reported twice */
+    for (size_t i = 0; ok && i < r->function_count; i++) {
+        insp_function *f = &r->functions[i];
         f->smem_bytes = f->smem_section_bytes;
-        if (r.has_reserved_smem) {
+        if (r->has_reserved_smem) {
             f->smem_bytes = f->smem_section_bytes >= RESERVED_SMEM_PREFIX_BYTES
                                 ? f->smem_section_bytes - RESERVED_SMEM_PREFIX_BYTES
                                 : 0;
@@ -378,8 +407,26 @@ bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint, const 
             sink->function(sink->context, f);
         }
     }
-    free(r.functions);
-    free(r.function_of_symbol);
-    free(r.function_of_section);
+    free(r->functions);
+    free(r->function_of_symbol);
+    free(r->function_of_section);
     return ok;
+}
+
+bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint, const insp_sink *sink,
+                      insp_error *err)
+{
+    cubin_reader r;
+    memset(&r, 0, sizeof r);
+    return elf64_open(data, size, &r.elf, err) && parse_opened(&r, suffix_hint, sink, err);
+}
+
+bool insp_cubin_parse_split(const uint8_t *head, size_t head_bytes, const uint8_t *tail,
+                            size_t tail_from, size_t size, char suffix_hint,
+                            const insp_sink *sink, insp_error *err)
+{
+    cubin_reader r;
+    memset(&r, 0, sizeof r);
+    return elf64_open_split(head, head_bytes, tail, tail_from, size, &r.elf, err) &&
+           parse_opened(&r, suffix_hint, sink, err);
 }

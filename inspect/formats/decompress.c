@@ -2,12 +2,16 @@
  * decompress.c - compressed fatbin entries, through the reference libraries:
  * flag 0x2000 marks a raw LZ4 block (liblz4's LZ4_decompress_safe), flag
  * 0x8000 a zstd frame (libzstd's ZSTD_decompress). Both checked on nvcc
- * -Xfatbin -compress-all output by tests/test_inspect.c.
+ * -Xfatbin -compress-all output by tests/test_inspect.c. A zstd frame can
+ * also be read a piece at a time, for reading a large cubin in part.
  */
 #include <limits.h>
 #include <stdlib.h>
 
 #include <lz4.h>
+/* ZSTD_getFrameHeader (a frame's window) is in the part of zstd.h kept for
+   static linking; Debian's libzstd.so.1 exports it too. */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "bytes.h"
@@ -62,4 +66,90 @@ bool insp_decompress_with(insp_scratch *scratch, insp_compression method, const 
         return true;
     }
     return insp_fail(err, 0, "unknown compression method %d", (int)method);
+}
+
+/* --- a frame a piece at a time ------------------------------------------ */
+
+/* Skipped bytes are decompressed into this much at a time. */
+#define DISCARD_BYTES (256u << 10)
+
+size_t insp_zstd_window_bytes(const uint8_t *in, size_t in_size)
+{
+    ZSTD_frameHeader header;
+    if (ZSTD_getFrameHeader(&header, in, in_size) != 0 || header.frameType != ZSTD_frame ||
+        header.windowSize > SIZE_MAX) {
+        return 0;
+    }
+    return (size_t)header.windowSize;
+}
+
+bool insp_zstd_stream_open(insp_zstd_stream *s, const uint8_t *in, size_t in_size,
+                           size_t window_max)
+{
+    *s = (insp_zstd_stream){NULL, in, in_size, 0, NULL, DISCARD_BYTES, false};
+    size_t window = insp_zstd_window_bytes(in, in_size);
+    if (window == 0 || window > window_max) {
+        return false;
+    }
+    int window_log = 10; /* ZSTD_WINDOWLOG_ABSOLUTEMIN */
+    while (((size_t)1 << window_log) < window) {
+        window_log++;
+    }
+    s->context = ZSTD_createDStream();
+    s->discard = malloc(DISCARD_BYTES);
+    if (s->context == NULL || s->discard == NULL ||
+        ZSTD_isError(ZSTD_DCtx_setParameter(s->context, ZSTD_d_windowLogMax, window_log))) {
+        insp_zstd_stream_close(s);
+        return false;
+    }
+    return true;
+}
+
+bool insp_zstd_stream_read(insp_zstd_stream *s, uint8_t *out, size_t n)
+{
+    while (n > 0) {
+        size_t want = out != NULL ? n : (n < s->discard_bytes ? n : s->discard_bytes);
+        ZSTD_outBuffer o = {out != NULL ? out : s->discard, want, 0};
+        ZSTD_inBuffer i = {s->in, s->in_size, s->in_pos};
+        size_t hint = ZSTD_decompressStream(s->context, &o, &i);
+        bool progress = o.pos > 0 || i.pos > s->in_pos;
+        s->in_pos = i.pos;
+        if (ZSTD_isError(hint) || !progress || (hint == 0 && o.pos < want)) {
+            return false; /* damaged, out of input, or the frame ended early */
+        }
+        s->ended = hint == 0;
+        n -= o.pos;
+        if (out != NULL) {
+            out += o.pos;
+        }
+    }
+    return true;
+}
+
+bool insp_zstd_stream_end(insp_zstd_stream *s)
+{
+    while (!s->ended) {
+        uint8_t extra;
+        ZSTD_outBuffer o = {&extra, 1, 0};
+        ZSTD_inBuffer i = {s->in, s->in_size, s->in_pos};
+        size_t hint = ZSTD_decompressStream(s->context, &o, &i);
+        bool progress = i.pos > s->in_pos;
+        s->in_pos = i.pos;
+        if (ZSTD_isError(hint) || o.pos > 0) {
+            return false; /* more bytes than the entry's header says */
+        }
+        s->ended = hint == 0;
+        if (!s->ended && !progress) {
+            return false;
+        }
+    }
+    return s->in_pos == s->in_size;
+}
+
+void insp_zstd_stream_close(insp_zstd_stream *s)
+{
+    ZSTD_freeDStream(s->context);
+    free(s->discard);
+    s->context = NULL;
+    s->discard = NULL;
 }

@@ -15,22 +15,53 @@ bool elf64_is_elf(const uint8_t *data, size_t size)
     return size >= 4 && memcmp(data, "\177ELF", 4) == 0;
 }
 
-bool elf64_open(const uint8_t *data, size_t size, elf64_file *elf, insp_error *err)
+const uint8_t *elf64_bytes(const elf64_file *elf, uint64_t offset, uint64_t length)
 {
-    memset(elf, 0, sizeof *elf);
-    if (!elf64_is_elf(data, size)) {
+    if (elf->hole_to == 0 || offset + length <= elf->hole_from) {
+        return elf->data + offset;
+    }
+    if (offset >= elf->hole_to) {
+        return elf->tail + (offset - elf->hole_to);
+    }
+    return NULL;
+}
+
+/* Bytes the header points at, checked to lie in the file and be at hand. */
+static const uint8_t *table_bytes(const elf64_file *elf, uint64_t offset, uint64_t length,
+                                  size_t header_field, const char *what, insp_error *err)
+{
+    if (!insp_fits(elf->size, offset, length)) {
+        insp_fail(err, header_field, "%s (%llu bytes at offset %llu) runs past the end (%zu bytes)",
+                  what, (unsigned long long)length, (unsigned long long)offset, elf->size);
+        return NULL;
+    }
+    const uint8_t *p = elf64_bytes(elf, offset, length);
+    if (p == NULL) {
+        insp_fail_missing(err, header_field, "%s (%llu bytes at offset %llu) was not kept", what,
+                          (unsigned long long)length, (unsigned long long)offset);
+    }
+    return p;
+}
+
+/* elf->data, size, tail and hole are set; reads and checks the rest. */
+static bool open_view(elf64_file *elf, size_t head_bytes, insp_error *err)
+{
+    const uint8_t *data = elf->data;
+    size_t size = elf->size;
+    if (!elf64_is_elf(data, head_bytes)) {
         return insp_fail(err, 0, "no ELF magic");
     }
     if (size < ELF64_HEADER_BYTES) {
         return insp_fail(err, size, "ELF header truncated: %zu of 64 bytes", size);
+    }
+    if (head_bytes < ELF64_HEADER_BYTES) {
+        return insp_fail_missing(err, 0, "the ELF header was not kept");
     }
     /* e_ident[EI_CLASS] 2 = ELFCLASS64, e_ident[EI_DATA] 1 = little-endian */
     if (data[4] != 2 || data[5] != 1) {
         return insp_fail(err, 4, "not a little-endian ELF64 file (class %u, data %u)", data[4],
                          data[5]);
     }
-    elf->data = data;
-    elf->size = size;
     elf->abi_version = data[8];
     elf->type = insp_u16(data + 16);
     elf->machine = insp_u16(data + 18);
@@ -53,11 +84,9 @@ bool elf64_open(const uint8_t *data, size_t size, elf64_file *elf, insp_error *e
         /* gABI "Extended Section Numbering": 65,280 sections or more keep the
            count in section 0's sh_size and the name table's index in its
            sh_link */
-        if (!insp_fits(size, elf->shoff, ELF64_SHDR_BYTES)) {
-            return insp_fail(err, 40,
-                             "section table at offset %llu runs past the end (%zu "
-                             "bytes)",
-                             (unsigned long long)elf->shoff, size);
+        elf->shdrs = table_bytes(elf, elf->shoff, ELF64_SHDR_BYTES, 40, "section table", err);
+        if (elf->shdrs == NULL) {
+            return false;
         }
         elf64_section first;
         elf->shnum = 1;
@@ -75,11 +104,10 @@ bool elf64_open(const uint8_t *data, size_t size, elf64_file *elf, insp_error *e
             elf->shstrndx = first.link;
         }
     }
-    if (!insp_fits(size, elf->shoff, (uint64_t)elf->shnum * ELF64_SHDR_BYTES)) {
-        return insp_fail(err, 40,
-                         "section table (%u entries at offset %llu) runs past the "
-                         "end (%zu bytes)",
-                         elf->shnum, (unsigned long long)elf->shoff, size);
+    elf->shdrs = table_bytes(elf, elf->shoff, (uint64_t)elf->shnum * ELF64_SHDR_BYTES, 40,
+                             "section table", err);
+    if (elf->shdrs == NULL) {
+        return false;
     }
     if (elf->shstrndx >= elf->shnum) {
         return insp_fail(err, 62, "section-name table index %u beyond %u sections", elf->shstrndx,
@@ -87,25 +115,58 @@ bool elf64_open(const uint8_t *data, size_t size, elf64_file *elf, insp_error *e
     }
     elf64_section names;
     elf64_section_at(elf, elf->shstrndx, &names);
+    size_t names_header = (size_t)(elf->shoff + (uint64_t)elf->shstrndx * ELF64_SHDR_BYTES);
     if (names.type == ELF_SHT_NOBITS || !insp_fits(size, names.offset, names.size)) {
-        return insp_fail(err, (size_t)(elf->shoff + (uint64_t)elf->shstrndx * ELF64_SHDR_BYTES),
-                         "section-name table runs past the end");
+        return insp_fail(err, names_header, "section-name table runs past the end");
+    }
+    const uint8_t *shstr =
+        table_bytes(elf, names.offset, names.size, names_header, "section-name table", err);
+    if (shstr == NULL) {
+        return false;
     }
     /* gABI: a string table's last byte is NUL; without it every name would
        read as empty and the file would seem to hold nothing */
-    if (names.size == 0 || data[names.offset + names.size - 1] != '\0') {
+    if (names.size == 0 || shstr[names.size - 1] != '\0') {
         return insp_fail(err, (size_t)(names.offset + (names.size > 0 ? names.size - 1 : 0)),
                          "section-name table (%llu bytes) does not end with a NUL",
                          (unsigned long long)names.size);
     }
-    elf->shstr = data + names.offset;
+    elf->shstr = shstr;
     elf->shstr_size = (size_t)names.size;
     return true;
 }
 
+bool elf64_open(const uint8_t *data, size_t size, elf64_file *elf, insp_error *err)
+{
+    memset(elf, 0, sizeof *elf);
+    elf->data = data;
+    elf->size = size;
+    return open_view(elf, size, err);
+}
+
+bool elf64_open_split(const uint8_t *head, size_t head_bytes, const uint8_t *tail, size_t tail_from,
+                      size_t size, elf64_file *elf, insp_error *err)
+{
+    memset(elf, 0, sizeof *elf);
+    elf->data = head;
+    elf->size = size;
+    if (head_bytes > size) {
+        head_bytes = size;
+    }
+    if (tail_from > size) {
+        tail_from = size;
+    }
+    if (tail_from > head_bytes) {
+        elf->tail = tail;
+        elf->hole_from = head_bytes;
+        elf->hole_to = tail_from;
+    }
+    return open_view(elf, head_bytes, err);
+}
+
 void elf64_section_at(const elf64_file *elf, uint32_t index, elf64_section *out)
 {
-    const uint8_t *p = elf->data + elf->shoff + (size_t)index * ELF64_SHDR_BYTES;
+    const uint8_t *p = elf->shdrs + (size_t)index * ELF64_SHDR_BYTES;
     out->name = insp_u32(p);
     out->type = insp_u32(p + 4);
     out->flags = insp_u64(p + 8);

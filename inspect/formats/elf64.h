@@ -33,8 +33,13 @@ typedef struct elf64_section {
 } elf64_section;
 
 typedef struct elf64_file {
-    const uint8_t *data;
+    const uint8_t *data; /* bytes [0, hole_from) of the file, or all of them */
     size_t size;
+    /* A file read in part (elf64_open_split): bytes [hole_from, hole_to)
+       are absent and [hole_to, size) are at `tail`. No hole: both 0. */
+    const uint8_t *tail;
+    uint64_t hole_from, hole_to;
+    const uint8_t *shdrs; /* the section header table */
     uint16_t type;       /* e_type */
     uint16_t machine;    /* e_machine */
     uint8_t abi_version; /* e_ident[EI_ABIVERSION] */
@@ -52,6 +57,17 @@ bool elf64_is_elf(const uint8_t *data, size_t size);
 /* Checks the header and section table bounds (a file without a section
    table is an error: nothing in it can be found); fills *elf. */
 bool elf64_open(const uint8_t *data, size_t size, elf64_file *elf, insp_error *err);
+
+/* The same for a file of `size` bytes of which only [0, head_bytes) (at
+   `head`) and [tail_from, size) (at `tail`) are at hand. Fails with
+   err->missing set where the header, section table or section-name table
+   lies in what is absent. */
+bool elf64_open_split(const uint8_t *head, size_t head_bytes, const uint8_t *tail, size_t tail_from,
+                      size_t size, elf64_file *elf, insp_error *err);
+
+/* Bytes [offset, offset + length) of the file, which the caller has checked
+   lie in it; NULL where any of them is in the absent part. */
+const uint8_t *elf64_bytes(const elf64_file *elf, uint64_t offset, uint64_t length);
 
 /* Section header `index` (< shnum); its contents need not fit (NOBITS). */
 void elf64_section_at(const elf64_file *elf, uint32_t index, elf64_section *out);

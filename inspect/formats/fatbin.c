@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "elf64.h"
 #include "occ_inspect.h"
 
 #define FATBIN_MAGIC 0xBA55ED50u /* fatbinary_section.h FATBIN_MAGIC */
@@ -56,6 +57,94 @@ static bool grow(insp_scratch *scratch, size_t bytes, size_t offset, insp_error 
     return true;
 }
 
+/*
+ * Reading in part. A zstd cubin of tens of MB (NCCL 2.28's six linked cubins:
+ * 50 to 134 MB) is nearly all machine code, which occ never reads: what it
+ * reads comes first (ELF header, .shstrtab, .strtab, .symtab, .nv.info*:
+ * NCCL's end by 4.3 MB) and last (the section table: 150 to 350 KB). So the
+ * frame is decompressed a piece at a time, the head and the tail kept, the
+ * middle decompressed into a small buffer and dropped: the memory is the
+ * head, the tail and zstd's window (2 MB there) instead of the whole cubin,
+ * and no thread waits for a buffer. zstd still decodes every byte; nothing
+ * is skipped but memory. Where anything read lies in the middle, or the
+ * layout is another, the entry is read whole: same result, more memory.
+ */
+typedef struct part_plan {
+    size_t head_bytes;
+    size_t tail_max_bytes;
+    size_t window_max_bytes;
+} part_plan;
+
+static size_t or_default(size_t value, size_t fallback)
+{
+    return value > 0 ? value : fallback;
+}
+
+/* Whether the entry is read in part with these settings, and the plan. */
+static bool plan_part(const insp_scratch *scratch, const insp_entry *e, const uint8_t *payload,
+                      uint32_t packed_bytes, part_plan *plan)
+{
+    if (scratch == NULL || scratch->whole_only || e->compression != INSP_COMPRESSION_ZSTD ||
+        e->uncompressed_bytes < or_default(scratch->part_min_bytes, INSP_PART_MIN_BYTES)) {
+        return false;
+    }
+    plan->head_bytes = or_default(scratch->part_head_bytes, INSP_PART_HEAD_BYTES);
+    plan->tail_max_bytes = or_default(scratch->part_tail_max_bytes, INSP_PART_TAIL_MAX_BYTES);
+    plan->window_max_bytes = INSP_PART_WINDOW_MAX_BYTES;
+    if (plan->head_bytes < 64) {
+        return false; /* not even the ELF header */
+    }
+    size_t window = insp_zstd_window_bytes(payload, packed_bytes);
+    return window > 0 && window <= plan->window_max_bytes &&
+           plan->head_bytes + plan->tail_max_bytes < e->uncompressed_bytes;
+}
+
+/* The scratch a part read takes: head, tail, and (charged, not used here)
+   zstd's window. */
+static size_t part_bytes(const part_plan *plan)
+{
+    return plan->head_bytes + plan->tail_max_bytes + plan->window_max_bytes;
+}
+
+/* Reads the entry in part; false where it must be read whole (nothing has
+   been reported then). */
+static bool read_cubin_in_part(const uint8_t *payload, uint32_t packed_bytes, const insp_entry *e,
+                               const part_plan *plan, insp_scratch *scratch,
+                               const insp_sink *sink)
+{
+    size_t size = (size_t)e->uncompressed_bytes;
+    size_t need = plan->head_bytes + plan->tail_max_bytes;
+    if (scratch->capacity < need) {
+        if (scratch->fixed) {
+            return false;
+        }
+        uint8_t *bigger = realloc(scratch->data, need);
+        if (bigger == NULL) {
+            return false;
+        }
+        scratch->data = bigger;
+        scratch->capacity = need;
+    }
+    uint8_t *head = scratch->data;
+    uint8_t *tail = scratch->data + plan->head_bytes;
+    insp_zstd_stream stream;
+    if (!insp_zstd_stream_open(&stream, payload, packed_bytes, plan->window_max_bytes)) {
+        return false;
+    }
+    bool ok = insp_zstd_stream_read(&stream, head, plan->head_bytes);
+    /* the section table, and everything after it, is the tail */
+    uint64_t tail_from = ok && elf64_is_elf(head, plan->head_bytes) ? insp_u64(head + 40) : 0;
+    ok = ok && tail_from >= plan->head_bytes && tail_from <= size &&
+         size - tail_from <= plan->tail_max_bytes &&
+         insp_zstd_stream_read(&stream, NULL, (size_t)tail_from - plan->head_bytes) &&
+         insp_zstd_stream_read(&stream, tail, size - (size_t)tail_from) &&
+         insp_zstd_stream_end(&stream);
+    insp_zstd_stream_close(&stream);
+    /* any failure, damage included, is left to the whole read to report */
+    return ok && insp_cubin_parse_split(head, plan->head_bytes, tail, (size_t)tail_from, size,
+                                        e->arch_suffix, sink, NULL);
+}
+
 /* Reads one cubin entry's payload (decompressing if needed) and its functions. */
 static bool read_cubin_entry(const uint8_t *payload, const insp_entry *e, uint32_t packed_bytes,
                              insp_scratch *scratch, const insp_sink *sink, insp_error *err)
@@ -91,6 +180,18 @@ static bool read_cubin_entry(const uint8_t *payload, const insp_entry *e, uint32
                                    "compressed size",
                                    e->sm, (unsigned long long)e->uncompressed_bytes, packed_bytes,
                                    (unsigned long long)MAX_RATIO);
+        }
+        part_plan plan;
+        if (plan_part(scratch, e, payload, packed_bytes, &plan)) {
+            if (read_cubin_in_part(payload, packed_bytes, e, &plan, scratch, sink)) {
+                scratch->entries_in_part++;
+                return true;
+            }
+            scratch->entries_part_refused++;
+        }
+        if (scratch != NULL && scratch->fixed && scratch->capacity < e->uncompressed_bytes) {
+            /* the lent buffer was sized for a part read: the caller lends a whole one */
+            return insp_fail_missing(err, e->offset, "sm_%d cubin entry: read whole", e->sm);
         }
         if (!grow(scratch, (size_t)e->uncompressed_bytes, e->offset, err)) {
             return false;
@@ -222,7 +323,7 @@ bool insp_fatbin_parse(const uint8_t *data, size_t size, const insp_filter *filt
     }
     *consumed = end;
     while (at < end) {
-        size_t entry_bytes;
+        size_t entry_bytes = 0;
         if (!read_entry(data, at, end, filter, scratch, sink, &entry_bytes, err)) {
             return false;
         }
@@ -251,7 +352,8 @@ bool insp_fatbin_entries(const uint8_t *data, size_t size, size_t base_offset, i
     return true;
 }
 
-size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size, const insp_filter *filter)
+size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size, const insp_filter *filter,
+                                       const insp_scratch *scratch)
 {
     insp_entry e = {0};
     size_t entry_bytes = 0;
@@ -261,13 +363,20 @@ size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size, const i
         e.uncompressed_bytes > (uint64_t)insp_u32(data + 0x10) * MAX_RATIO) {
         return 0;
     }
+    part_plan plan;
+    uint32_t header_bytes = insp_u32(data + 0x04);
+    uint32_t packed_bytes = insp_u32(data + 0x10);
+    if (insp_fits(size, header_bytes, packed_bytes) &&
+        plan_part(scratch, &e, data + header_bytes, packed_bytes, &plan)) {
+        return part_bytes(&plan);
+    }
     return (size_t)e.uncompressed_bytes;
 }
 
 bool insp_fatbin_entry_parse(const uint8_t *data, size_t size, const insp_filter *filter,
                              insp_scratch *scratch, const insp_sink *sink, insp_error *err)
 {
-    size_t entry_bytes;
+    size_t entry_bytes = 0;
     if (!read_entry(data, 0, size, filter, scratch, sink, &entry_bytes, err)) {
         return false;
     }

@@ -29,6 +29,8 @@ typedef struct insp_error {
     bool over_limit;                        /* refused by a documented limit (an
                                                entry's decompressed size), not
                                                because the bytes are damaged */
+    bool missing;                           /* the bytes needed were not kept (a
+                                               cubin read in part): read it whole */
 } insp_error;
 
 /* What a buffer holds, decided by its content alone. */
@@ -124,6 +126,17 @@ typedef struct insp_scratch {
     uint8_t *data;
     size_t capacity;
     void *zstd_context; /* a ZSTD_DCtx kept for the next entry */
+    /* Large zstd cubins are read in part (fatbin.c, "Reading in part"); 0
+       takes the INSP_PART_* default: */
+    size_t part_min_bytes;      /* entries from this decompressed size */
+    size_t part_head_bytes;     /* the head kept */
+    size_t part_tail_max_bytes; /* the most tail kept */
+    bool fixed;            /* data is lent: never reallocate it; where the
+                              entry must be read whole and capacity is short,
+                              fail with err->missing instead */
+    bool whole_only;       /* read every entry whole */
+    size_t entries_in_part;      /* counts: entries read in part, */
+    size_t entries_part_refused; /* and those tried in part, then read whole */
 } insp_scratch;
 
 void insp_scratch_free(insp_scratch *scratch);
@@ -139,6 +152,14 @@ bool insp_ptxas_log_parse(const char *text, size_t size, const insp_sink *sink, 
    fatbin entry declared (0 for a bare cubin: then .nv.compat decides 'a'). */
 bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint, const insp_sink *sink,
                       insp_error *err);
+
+/* The same for a cubin of `size` bytes of which only [0, head_bytes) (at
+   `head`) and [tail_from, size) (at `tail`) are at hand. Where anything it
+   reads is in neither, it fails with err->missing set, before reporting any
+   function. */
+bool insp_cubin_parse_split(const uint8_t *head, size_t head_bytes, const uint8_t *tail,
+                            size_t tail_from, size_t size, char suffix_hint,
+                            const insp_sink *sink, insp_error *err);
 
 /* Where a fatbin container was found. */
 typedef enum insp_region_kind {
@@ -183,10 +204,18 @@ bool insp_fatbin_entries(const uint8_t *data, size_t size, size_t base_offset, i
 bool insp_fatbin_entry_parse(const uint8_t *data, size_t size, const insp_filter *filter,
                              insp_scratch *scratch, const insp_sink *sink, insp_error *err);
 
-/* The scratch bytes insp_fatbin_entry_parse will need for the entry at
-   data[0]: the decompressed size of a compressed cubin that `filter` wants,
+/* The scratch bytes insp_fatbin_entry_parse will need, with `scratch`'s
+   settings, for the entry at data[0]: for a compressed cubin that `filter`
+   wants, its decompressed size, or what reading it in part takes (fatbin.c);
    else 0 (also for a bad header, which insp_fatbin_entry_parse reports). */
-size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size, const insp_filter *filter);
+size_t insp_fatbin_entry_scratch_bytes(const uint8_t *data, size_t size, const insp_filter *filter,
+                                       const insp_scratch *scratch);
+
+/* Reading large zstd cubins in part (fatbin.c): the defaults. */
+#define INSP_PART_MIN_BYTES (32u << 20)       /* entries from this size */
+#define INSP_PART_HEAD_BYTES (8u << 20)       /* the head kept */
+#define INSP_PART_TAIL_MAX_BYTES (2u << 20)   /* the most tail kept */
+#define INSP_PART_WINDOW_MAX_BYTES (8u << 20) /* the largest zstd window */
 
 /* True if a plausible fatbin container header starts at data[0]. */
 bool insp_fatbin_probe(const uint8_t *data, size_t size);
@@ -197,6 +226,30 @@ bool insp_decompress(insp_compression method, const uint8_t *in, size_t in_size,
 /* The same, keeping the decompressor's state in `scratch` between calls. */
 bool insp_decompress_with(insp_scratch *scratch, insp_compression method, const uint8_t *in,
                           size_t in_size, uint8_t *out, size_t out_size, insp_error *err);
+
+/* A zstd frame decompressed a piece at a time, with only its window held
+   (at most window_max bytes): what reading a cubin in part needs. Any
+   failure just returns false; the caller then decompresses the entry whole,
+   which reports what is wrong. */
+typedef struct insp_zstd_stream {
+    void *context; /* a ZSTD_DStream */
+    const uint8_t *in;
+    size_t in_size, in_pos;
+    uint8_t *discard; /* where skipped bytes go */
+    size_t discard_bytes;
+    bool ended; /* the last call finished the frame */
+} insp_zstd_stream;
+
+/* The frame's window (its whole content for a single-segment frame), or 0
+   where the header cannot be read. */
+size_t insp_zstd_window_bytes(const uint8_t *in, size_t in_size);
+bool insp_zstd_stream_open(insp_zstd_stream *s, const uint8_t *in, size_t in_size,
+                           size_t window_max);
+/* The next n bytes into out; out NULL skips them. */
+bool insp_zstd_stream_read(insp_zstd_stream *s, uint8_t *out, size_t n);
+/* True if the frame ends here and no input is left. */
+bool insp_zstd_stream_end(insp_zstd_stream *s);
+void insp_zstd_stream_close(insp_zstd_stream *s);
 
 /* --- host ELF (host_elf.c) --------------------------------------------- */
 
