@@ -45,6 +45,10 @@
    of this size rather than one system call per entry. */
 #define DROP_STEP_BYTES (16u << 20)
 #define MAX_SECTIONS 256
+/* A task that reads this much (decompressed) runs before the smaller ones
+   and forgets its own pages; the smaller ones run in file order and are
+   swept (drop_done_tasks). */
+#define LARGE_TASK_WORK_BYTES (1u << 20)
 /* A baseline's functions are read in parts of about this size, in parallel
    (a baseline of libtorch_cuda.so is tens of MB). */
 #define BASELINE_PART_BYTES (256u << 10)
@@ -101,6 +105,10 @@ typedef struct task {
     size_t section_size;
     size_t base;      /* where the archive member (or file) the task is in starts:
                          containers are scanned for at 8-byte steps from there */
+    size_t work;      /* bytes it reads (decompressed size of a compressed
+                         entry): the largest run first */
+    atomic_bool done; /* the sweep may pass it (drop_done_tasks): a small task
+                         that finished, or a large one that started */
     candidate *found; /* TASK_SCAN: containers found, in file order */
     size_t found_count, found_cap;
 } task;
@@ -140,7 +148,13 @@ typedef struct collector {
     task *tasks;
     size_t task_count, task_cap;
     size_t round_start; /* tasks [round_start, task_count) are this round's */
+    size_t *run_order;  /* this round's task indices, largest work first */
     atomic_size_t next_task;
+    /* Forgetting the pages of finished tasks (drop_done_tasks): */
+    pthread_mutex_t drop_lock;
+    size_t sweep_next;             /* tasks before this (in file order) are swept */
+    int sweep_file;                /* the pending span of file bytes, not yet forgotten */
+    size_t sweep_from, sweep_to;
     atomic_bool failed;
     pthread_mutex_t error_lock;
     occ_inspect_error error; /* the first failure */
@@ -555,6 +569,82 @@ static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wa
     return ok;
 }
 
+/* Forgets the pending span of swept file bytes. Called with drop_lock held. */
+static void drop_swept(collector *c)
+{
+    if (c->sweep_to > c->sweep_from) {
+        drop_pages(c, &c->files[c->sweep_file], c->sweep_from, c->sweep_to - c->sweep_from);
+    }
+    c->sweep_from = c->sweep_to;
+}
+
+static bool is_large(const task *t)
+{
+    return t->work >= LARGE_TASK_WORK_BYTES;
+}
+
+/*
+ * Forgets the pages of finished small tasks, in file order, DROP_STEP_BYTES
+ * at a time. One madvise per task cost a TLB shootdown on every core per
+ * task (most of libcufft.so.12's time, its 24,000 small containers), and
+ * left each task's partial first and last pages mapped, which over the
+ * ~60,000 entries of libcublasLt_static.a added up to hundreds of MB. Swept
+ * in file order, the spans between tasks (entry headers) go too. A small
+ * task not yet finished stops the sweep; a large one does not: it is passed
+ * once started (what the sweep drops under it is mapped again as it reads)
+ * and forgets its own pages when done.
+ */
+static void drop_done_tasks(collector *c, bool all)
+{
+    if (all) {
+        pthread_mutex_lock(&c->drop_lock);
+    } else if (pthread_mutex_trylock(&c->drop_lock) != 0) {
+        return; /* another thread sweeps */
+    }
+    for (; c->sweep_next < c->task_count && atomic_load(&c->tasks[c->sweep_next].done);
+         c->sweep_next++) {
+        const task *t = &c->tasks[c->sweep_next];
+        if (t->file != c->sweep_file || t->offset < c->sweep_to ||
+            t->offset - c->sweep_to > DROP_STEP_BYTES) {
+            /* another file, or a gap that is not this round's */
+            drop_swept(c);
+            c->sweep_file = t->file;
+            c->sweep_from = t->offset;
+            c->sweep_to = t->offset;
+        }
+        c->sweep_to = t->offset + t->size;
+        if (c->sweep_to - c->sweep_from >= DROP_STEP_BYTES) {
+            drop_swept(c);
+        }
+    }
+    if (all) {
+        drop_swept(c);
+    }
+    pthread_mutex_unlock(&c->drop_lock);
+}
+
+/* A task starts: the sweep may pass a large one from now on. */
+static void start_task(collector *c, task *t)
+{
+    if (is_large(t) && !atomic_load(&t->done)) {
+        atomic_store(&t->done, true);
+        drop_done_tasks(c, false);
+    }
+}
+
+/* A task is finished, or set aside (`finished` false). */
+static void finish_task(collector *c, task *t, bool finished)
+{
+    if (is_large(t)) {
+        if (finished) {
+            drop_pages(c, &c->files[t->file], t->offset, t->size);
+        }
+        return;
+    }
+    atomic_store(&t->done, true);
+    drop_done_tasks(c, false);
+}
+
 /* Runs one task; a large entry met while the pool is full is set aside
    (unless `wait`) for the end of the round, so that no thread idles while
    small entries are left. */
@@ -570,6 +660,7 @@ static void run_task(worker *w, task *t, bool wait)
     w->file = t->file;
     w->task_offset = t->offset;
     w->exact_offsets = t->kind == TASK_WHOLE;
+    start_task(c, t);
     switch (t->kind) {
     case TASK_SCAN:
         /* offsets from the member's start: its alignment is the one that counts */
@@ -585,7 +676,7 @@ static void run_task(worker *w, task *t, bool wait)
         ok = read_entry_task(w, data, t->size, wait, &deferred, &err);
         if (deferred) {
             defer_task(c, (size_t)(t - c->tasks));
-            drop_pages(c, file, t->offset, t->size); /* what reading its header mapped */
+            finish_task(c, t, false);
             return;
         }
         break;
@@ -609,7 +700,7 @@ static void run_task(worker *w, task *t, bool wait)
         w->scratch.data = NULL;
         w->scratch.capacity = 0;
     }
-    drop_pages(c, file, t->offset, t->size);
+    finish_task(c, t, true);
 }
 
 static void *worker_main(void *context)
@@ -617,11 +708,11 @@ static void *worker_main(void *context)
     worker *w = context;
     collector *c = w->c;
     for (;;) {
-        size_t i = c->round_start + atomic_fetch_add(&c->next_task, 1);
-        if (i >= c->task_count || atomic_load(&c->failed) || w->failed) {
+        size_t k = atomic_fetch_add(&c->next_task, 1);
+        if (k >= c->task_count - c->round_start || atomic_load(&c->failed) || w->failed) {
             break;
         }
-        run_task(w, &c->tasks[i], false);
+        run_task(w, &c->tasks[c->run_order[k]], false);
     }
     /* then the large entries set aside, waiting for the pool as needed */
     for (;;) {
@@ -657,6 +748,7 @@ static task *add_task(collector *c, task_kind kind, size_t offset, size_t size)
     t->offset = offset;
     t->size = size;
     t->base = c->member_base;
+    t->work = size;
     return t;
 }
 
@@ -676,7 +768,13 @@ static void add_entry(void *context, size_t offset, size_t size, insp_region_kin
 {
     (void)kind;
     collector *c = context;
-    add_task(c, TASK_ENTRY, offset, size);
+    task *t = add_task(c, TASK_ENTRY, offset, size);
+    if (t != NULL) {
+        /* a compressed cubin's work is its decompressed size */
+        size_t unpacked = insp_fatbin_entry_scratch_bytes(c->files[c->file].data + offset, size,
+                                                          NULL, NULL);
+        t->work = unpacked > size ? unpacked : size;
+    }
     drop_walked(c, offset, false);
 }
 
@@ -1213,10 +1311,51 @@ static occ_status task_failure(const collector *c, occ_inspect_error *err)
                         c->files[e->input].path, e->offset, e->message);
 }
 
-/* Runs tasks [round_start, task_count) on up to `jobs` threads. */
+typedef struct ranked_task {
+    size_t work;
+    size_t index;
+} ranked_task;
+
+/* Large tasks first, the largest first; then the small ones in file order
+   (which the sweep of their pages follows). */
+static int compare_work(const void *a, const void *b)
+{
+    const ranked_task *x = a;
+    const ranked_task *y = b;
+    bool x_large = x->work >= LARGE_TASK_WORK_BYTES;
+    bool y_large = y->work >= LARGE_TASK_WORK_BYTES;
+    if (x_large != y_large) {
+        return x_large ? -1 : 1;
+    }
+    if (x_large && x->work != y->work) {
+        return x->work > y->work ? -1 : 1;
+    }
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Runs tasks [round_start, task_count) on up to `jobs` threads, the large
+   ones first, largest first: a 134 MB cubin started last would finish
+   alone, long after the rest. */
 static occ_status run_round(collector *c, worker *workers, int jobs, occ_inspect_error *err)
 {
     size_t count = c->task_count - c->round_start;
+    free(c->run_order);
+    c->run_order = malloc((count > 0 ? count : 1) * sizeof *c->run_order);
+    if (c->run_order == NULL) {
+        return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    ranked_task *ranked = malloc((count > 0 ? count : 1) * sizeof *ranked);
+    if (ranked == NULL) {
+        return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    for (size_t i = 0; i < count; i++) {
+        ranked[i] = (ranked_task){c->tasks[c->round_start + i].work, c->round_start + i};
+    }
+    qsort(ranked, count, sizeof *ranked, compare_work);
+    for (size_t i = 0; i < count; i++) {
+        c->run_order[i] = ranked[i].index;
+    }
+    free(ranked);
     if ((size_t)jobs > count) {
         jobs = count > 0 ? (int)count : 1;
     }
@@ -1239,6 +1378,7 @@ static occ_status run_round(collector *c, worker *workers, int jobs, occ_inspect
     for (int i = 1; i <= started; i++) {
         pthread_join(workers[i].thread, NULL);
     }
+    drop_done_tasks(c, true);
     bool oom = false;
     for (int i = 0; i < jobs; i++) {
         oom = oom || workers[i].failed;
@@ -1277,8 +1417,10 @@ static void collector_free(collector *c, worker *workers, int jobs, int input_co
     free(c->files);
     free(c->tasks);
     free(c->deferred);
+    free(c->run_order);
     free(c->members);
     pthread_mutex_destroy(&c->error_lock);
+    pthread_mutex_destroy(&c->drop_lock);
     pthread_mutex_destroy(&c->budget_lock);
     pthread_cond_destroy(&c->budget_freed);
 }
@@ -1392,6 +1534,7 @@ occ_status occ_inspect_read(const occ_inspect_input *inputs, int input_count,
     r->input_count = input_count;
     pthread_mutex_init(&c->error_lock, NULL);
     pthread_mutex_init(&c->budget_lock, NULL);
+    pthread_mutex_init(&c->drop_lock, NULL);
     pthread_cond_init(&c->budget_freed, NULL);
     for (int i = 0; i < jobs; i++) {
         workers[i].c = c;
