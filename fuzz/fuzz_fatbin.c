@@ -2,7 +2,8 @@
  * fuzz_fatbin.c - fuzzes the fatbin reader (inspect/formats/fatbin.c, decompress.c and the
  * cubin reader behind it): the container walk of a .fatbin file, then each container, read
  * whole and again entry by entry as occ inspect's threads read it, and each entry once more
- * with reading in part on for any size (head and tail 2 KiB), which must report the same.
+ * with reading in part on for any size (a 12 KiB head and 4 KiB tail: the tests' fixture
+ * cubins fit, others fall back to a whole read), which must report the same.
  */
 #include "fuzz_inspect.h"
 
@@ -79,8 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *copy = fuzz_copy(data, size);
     regions r = {.data = copy, .size = size};
     r.part.part_min_bytes = 1;
-    r.part.part_head_bytes = 2048;
-    r.part.part_tail_max_bytes = 2048;
+    r.part.part_head_bytes = 12288;
+    r.part.part_tail_max_bytes = 4096;
     insp_error err = {0, "", false, false};
     bool ok = insp_fatbin_regions(copy, size, 0, INSP_REGION_FILE, on_region, &r, &err);
     fuzz_check_error(ok, &err, size);

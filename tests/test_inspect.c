@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "cli_harness.h"
+#include "elf64.h"
 #include "engine.h"
 #include "test_data.h"
 
@@ -418,6 +419,217 @@ static void compressed_test(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Reading in part (inspect/formats/fatbin.c, "Reading in part")            */
+/* ------------------------------------------------------------------------ */
+
+static void assert_same_recs(const recs *want, const recs *got)
+{
+    assert_int_equal(got->count, want->count);
+    for (int i = 0; i < want->count; i++) {
+        const rec *w = &want->items[i];
+        const rec *g = &got->items[i];
+        assert_string_equal(g->arch, w->arch);
+        assert_string_equal(g->name, w->name);
+        assert_int_equal(g->f.regs, w->f.regs);
+        assert_int_equal(g->f.smem_bytes, w->f.smem_bytes);
+        assert_int_equal(g->f.smem_section_bytes, w->f.smem_section_bytes);
+        assert_int_equal(g->f.stack_bytes, w->f.stack_bytes);
+        assert_int_equal(g->f.frame_bytes, w->f.frame_bytes);
+        assert_int_equal(g->f.barriers, w->f.barriers);
+        assert_int_equal(g->f.is_kernel, w->f.is_kernel);
+        assert_int_equal(g->f.param_bytes, w->f.param_bytes);
+        assert_int_equal(g->f.max_regs, w->f.max_regs);
+        assert_int_equal(g->f.spill_instructions, w->f.spill_instructions);
+        assert_memory_equal(g->f.max_threads, w->f.max_threads, sizeof w->f.max_threads);
+        assert_memory_equal(g->f.cluster_dims, w->f.cluster_dims, sizeof w->f.cluster_dims);
+    }
+}
+
+typedef struct entry_list {
+    size_t offset[16];
+    size_t size[16];
+    int count;
+} entry_list;
+
+static void list_entry(void *context, size_t offset, size_t size, insp_region_kind kind)
+{
+    (void)kind;
+    entry_list *list = context;
+    assert_true(list->count < 16);
+    list->offset[list->count] = offset;
+    list->size[list->count] = size;
+    list->count++;
+}
+
+/* One entry read with `scratch`; the records and whether it read. */
+static bool read_one_entry(const uint8_t *entry, size_t size, insp_scratch *scratch, recs *out,
+                           insp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    insp_sink sink = {collect_function, NULL, out};
+    return insp_fatbin_entry_parse(entry, size, NULL, scratch, &sink, err);
+}
+
+/* Where the fixture cubin's code starts and its section table: the head a
+   part read needs (everything read precedes the code) and the tail. */
+static void cubin_layout(const uint8_t *entry, size_t *code_from, size_t *tail_bytes)
+{
+    size_t header_bytes = insp_u32(entry + 4);
+    size_t packed = insp_u32(entry + 0x10);
+    size_t size = (size_t)insp_u64(entry + 0x38);
+    uint8_t *cubin = malloc(size);
+    assert_non_null(cubin);
+    insp_error err;
+    assert_true(
+        insp_decompress(INSP_COMPRESSION_ZSTD, entry + header_bytes, packed, cubin, size, &err));
+    elf64_file elf;
+    assert_true(elf64_open(cubin, size, &elf, &err));
+    *code_from = size;
+    for (uint32_t i = 0; i < elf.shnum; i++) {
+        elf64_section sec;
+        size_t len;
+        elf64_section_at(&elf, i, &sec);
+        const char *name = elf64_section_name(&elf, &sec, &len);
+        if (len > 6 && memcmp(name, ".text.", 6) == 0 && sec.offset < *code_from) {
+            *code_from = (size_t)sec.offset;
+        }
+    }
+    *tail_bytes = size - (size_t)elf.shoff;
+    assert_true(*code_from >= 64 && *code_from < elf.shoff);
+    free(cubin);
+}
+
+/* Each zstd cubin of default.fatbin and size.fatbin read in part gives what
+   the whole read gives; a head or tail too small to hold what is read, and
+   the read is whole instead, with the same result; a lent buffer too small
+   for the whole read makes it say so (err.missing) and report nothing. */
+static void part_read_test(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"default.fatbin", "size.fatbin"};
+    static recs whole, part;
+    int checked = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        size_t size;
+        uint8_t *data = load(files[f], &size);
+        entry_list list = {.count = 0};
+        insp_error err;
+        assert_true(insp_fatbin_entries(data, size, 0, list_entry, &list, &err));
+        for (int e = 0; e < list.count; e++) {
+            const uint8_t *entry = data + list.offset[e];
+            if (insp_u16(entry) != INSP_ENTRY_CUBIN || (insp_u64(entry + 0x28) & 0x8000) == 0) {
+                continue;
+            }
+            size_t code_from, tail_bytes;
+            cubin_layout(entry, &code_from, &tail_bytes);
+            insp_scratch plain = {0};
+            assert_true(read_one_entry(entry, list.size[e], &plain, &whole, &err));
+            assert_true(whole.count > 0);
+            assert_int_equal(plain.entries_in_part + plain.entries_part_refused, 0);
+            /* in part: the head up to the code, the section table as the tail */
+            insp_scratch in_part = {.part_min_bytes = 1,
+                                    .part_head_bytes = code_from,
+                                    .part_tail_max_bytes = tail_bytes};
+            assert_true(read_one_entry(entry, list.size[e], &in_part, &part, &err));
+            assert_int_equal(in_part.entries_in_part, 1);
+            assert_int_equal(in_part.entries_part_refused, 0);
+            assert_same_recs(&whole, &part);
+            /* the head or the tail a byte short: read whole, the same */
+            in_part.part_head_bytes = 64;
+            assert_true(read_one_entry(entry, list.size[e], &in_part, &part, &err));
+            in_part.part_head_bytes = code_from;
+            in_part.part_tail_max_bytes = tail_bytes - 1;
+            assert_true(read_one_entry(entry, list.size[e], &in_part, &part, &err));
+            assert_int_equal(in_part.entries_in_part, 1);
+            assert_int_equal(in_part.entries_part_refused, 2);
+            assert_same_recs(&whole, &part);
+            /* entries below part_min_bytes are read whole, not tried */
+            in_part.part_min_bytes = (size_t)insp_u64(entry + 0x38) + 1;
+            assert_true(read_one_entry(entry, list.size[e], &in_part, &part, &err));
+            assert_int_equal(in_part.entries_in_part + in_part.entries_part_refused, 3);
+            insp_scratch_free(&in_part);
+            /* a lent buffer sized for the part read: the whole read is refused */
+            uint8_t lent[64 + 4096];
+            insp_scratch fixed = {.data = lent,
+                                  .capacity = sizeof lent,
+                                  .fixed = true,
+                                  .part_min_bytes = 1,
+                                  .part_head_bytes = 64,
+                                  .part_tail_max_bytes = 4096};
+            assert_false(read_one_entry(entry, list.size[e], &fixed, &part, &err));
+            assert_true(err.missing);
+            assert_int_equal(part.count, 0);
+            fixed.data = NULL; /* not the scratch's to free */
+            insp_scratch_free(&fixed);
+            insp_scratch_free(&plain);
+            checked++;
+        }
+        free(data);
+    }
+    assert_int_equal(checked, 4); /* sm_80 and sm_90 of each */
+}
+
+/* The engine's threads read in part as the readers do: the same rows from a
+   compressed fatbin and a library with containers outside .nv_fatbin, read
+   in part (12 KiB head, 4 KiB tail: the fixture cubins fit) and with every
+   part read refused (a 64-byte head), each retried whole in a pooled buffer. */
+static void part_read_engine_test(void **state)
+{
+    (void)state;
+    char fatbin[512], library[512];
+    snprintf(fatbin, sizeof fatbin, "%s/default.fatbin", fixtures);
+    snprintf(library, sizeof library, "%s/libextra.so", fixtures);
+    occ_inspect_input in[2] = {{fatbin, NULL, 0}, {library, NULL, 0}};
+    occ_inspect_options opts;
+    occ_inspect_options_init(&opts);
+    opts.functions = true;
+    opts.jobs = 3;
+    occ_inspect_error err;
+    occ_inspect_result *plain, *fits, *refused;
+    inspect_part_tuning fit = {1, 12 << 10, 4 << 10};
+    inspect_part_tuning too_small = {1, 64, 4 << 10};
+    assert_int_equal(occ_inspect_read(in, 2, &opts, &plain, &err), OCC_OK);
+    assert_int_equal(inspect_read_tuned(in, 2, &opts, &fit, &fits, &err), OCC_OK);
+    assert_int_equal(inspect_read_tuned(in, 2, &opts, &too_small, &refused, &err), OCC_OK);
+    occ_inspect_timing t;
+    occ_inspect_timing_get(plain, &t);
+    assert_int_equal(t.entries_in_part + t.entries_part_refused, 0);
+    occ_inspect_timing_get(fits, &t);
+    assert_true(t.entries_in_part >= 4); /* default.fatbin's and size.fatbin's */
+    assert_int_equal(t.entries_part_refused, 0);
+    occ_inspect_timing_get(refused, &t);
+    assert_int_equal(t.entries_in_part, 0);
+    assert_true(t.entries_part_refused >= 4);
+    const occ_inspect_result *results[2] = {fits, refused};
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(occ_inspect_kernel_count(results[r]), occ_inspect_kernel_count(plain));
+        for (size_t i = 0; i < occ_inspect_kernel_count(plain); i++) {
+            /* rows are in the order the threads merged them: match by arch and name */
+            const occ_inspect_kernel *want = occ_inspect_kernel_at(plain, i);
+            const occ_inspect_kernel *got = NULL;
+            for (size_t k = 0; k < occ_inspect_kernel_count(results[r]); k++) {
+                const occ_inspect_kernel *x = occ_inspect_kernel_at(results[r], k);
+                if (x->sm == want->sm && x->arch_suffix == want->arch_suffix &&
+                    strcmp(x->mangled, want->mangled) == 0 && x->regs == want->regs &&
+                    x->stack_bytes == want->stack_bytes) {
+                    got = x;
+                }
+            }
+            assert_non_null(got);
+            assert_int_equal(got->sm, want->sm);
+            assert_int_equal(got->regs, want->regs);
+            assert_int_equal(got->smem_bytes, want->smem_bytes);
+            assert_int_equal(got->stack_bytes, want->stack_bytes);
+            assert_int_equal(got->count, want->count);
+            assert_int_equal(got->blocks_per_sm, want->blocks_per_sm);
+        }
+    }
+    occ_inspect_result_free(plain);
+    occ_inspect_result_free(fits);
+    occ_inspect_result_free(refused);
+}
+
 /* Bare cubins: sm_90a (the 'a' from .nv.compat), sm_75's older layout. */
 static void bare_cubin_test(void **state)
 {
@@ -698,6 +910,8 @@ int main(void)
     const struct CMUnitTest nvcc_tests[] = {
         cmocka_unit_test(fatbin_vs_ptxas_test),
         cmocka_unit_test(compressed_test),
+        cmocka_unit_test(part_read_test),
+        cmocka_unit_test(part_read_engine_test),
         cmocka_unit_test(bare_cubin_test),
         cmocka_unit_test(source_facts_test),
         cmocka_unit_test(rdc_test),

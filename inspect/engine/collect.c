@@ -1500,6 +1500,14 @@ occ_status occ_inspect_read(const occ_inspect_input *inputs, int input_count,
                             const occ_inspect_options *options, occ_inspect_result **out,
                             occ_inspect_error *caller_err)
 {
+    return inspect_read_tuned(inputs, input_count, options, NULL, out, caller_err);
+}
+
+occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
+                              const occ_inspect_options *options,
+                              const inspect_part_tuning *tuning, occ_inspect_result **out,
+                              occ_inspect_error *caller_err)
+{
     occ_inspect_error local;
     occ_inspect_error *err = caller_err != NULL ? caller_err : &local;
     memset(err, 0, sizeof *err);
@@ -1538,6 +1546,11 @@ occ_status occ_inspect_read(const occ_inspect_input *inputs, int input_count,
     pthread_cond_init(&c->budget_freed, NULL);
     for (int i = 0; i < jobs; i++) {
         workers[i].c = c;
+        if (tuning != NULL) {
+            workers[i].scratch.part_min_bytes = tuning->min_bytes;
+            workers[i].scratch.part_head_bytes = tuning->head_bytes;
+            workers[i].scratch.part_tail_max_bytes = tuning->tail_max_bytes;
+        }
     }
     c->files = calloc((size_t)input_count, sizeof *c->files);
     r->input_names = calloc((size_t)input_count, sizeof *r->input_names);

@@ -88,6 +88,20 @@ double inspect_now(void);
 #define INSPECT_DEFAULT_JOBS_MAX 32
 int inspect_default_jobs(void);
 
+/* Where large zstd cubins are read in part (inspect/formats/fatbin.c): the
+   INSP_PART_* defaults where 0. occ_inspect_read uses the defaults; tests
+   read the small fixtures in part through inspect_read_tuned. */
+typedef struct inspect_part_tuning {
+    size_t min_bytes;
+    size_t head_bytes;
+    size_t tail_max_bytes;
+} inspect_part_tuning;
+
+occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
+                              const occ_inspect_options *options,
+                              const inspect_part_tuning *tuning, occ_inspect_result **out,
+                              occ_inspect_error *err);
+
 /* Fills the row's occupancy fields through libocc (occupancy.c). */
 void inspect_compute_occupancy(occ_inspect_kernel *k, const occ_inspect_options *opts);
 
