@@ -88,9 +88,12 @@ def compare(lib, cuob, occ_doc, report):
     elsewhere_keys = set()
     for fn in occ_doc["functions"]:
         section = fn.get("section") or ".nv_fatbin"
-        # cuobjdump without -all skips __nv_relfatbin (pre-link -rdc copies kept beside
-        # the linked code): occ's rows from it are counted apart, with other sections'
-        if section != ".nv_fatbin":
+        # cuobjdump without -all skips __nv_relfatbin of a linked library (pre-link -rdc
+        # copies kept beside the linked code): occ's rows from it are counted apart, with
+        # other sections'. An archive's members are objects, never linked: their -rdc code
+        # is only in __nv_relfatbin, and cuobjdump lists it (libcudadevrt.a).
+        compared = section == ".nv_fatbin" or (section == "__nv_relfatbin" and lib.endswith(".a"))
+        if not compared:
             elsewhere[(section, fn["arch"])] += 1
             elsewhere_keys.add((fn["arch"], fn["mangled"]))
             continue
@@ -120,7 +123,8 @@ def compare(lib, cuob, occ_doc, report):
     report.append(f"\n### Per-function comparison: {lib}\n")
     report.append(f"- cuobjdump: {sum(cuob.values())} function lines, "
                   f"{len(cuob_keys)} distinct (arch, name)")
-    report.append(f"- occ inspect --functions, .nv_fatbin: {occ_total} functions read into "
+    compared_sections = ".nv_fatbin, __nv_relfatbin" if lib.endswith(".a") else ".nv_fatbin"
+    report.append(f"- occ inspect --functions, {compared_sections}: {occ_total} functions read into "
                   f"{sum(len(v) for v in occ_keys.values())} distinct records, "
                   f"{len(occ_keys)} distinct (arch, name)")
     report.append(f"- occ, other sections (not read by cuobjdump): "

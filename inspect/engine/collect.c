@@ -45,10 +45,17 @@
    of this size rather than one system call per entry. */
 #define DROP_STEP_BYTES (16u << 20)
 #define MAX_SECTIONS 256
-/* A task that reads this much (decompressed) runs before the smaller ones
-   and forgets its own pages; the smaller ones run in file order and are
-   swept (drop_done_tasks). */
+/* A task that reads this much (decompressed) forgets its own pages; the
+   smaller ones are swept (drop_done_tasks). */
 #define LARGE_TASK_WORK_BYTES (1u << 20)
+/* A task that reads this much runs before all others, the largest first:
+   started in file order, NCCL 2.28's six cubins of 50 to 134 MB (zstd
+   decodes each on one thread, 0.1 s for the largest) would finish alone
+   after the rest. Only these: running every large entry first held more
+   of the file mapped and made the threads wait for large buffers together
+   (libtorch_cuda.so 0.72 -> 0.95 s, 196 -> 276 MiB on the H200 machine,
+   docs/results/inspect-h200-all/sweep.md). */
+#define FIRST_TASK_WORK_BYTES (16u << 20)
 /* A baseline's functions are read in parts of about this size, in parallel
    (a baseline of libtorch_cuda.so is tens of MB). */
 #define BASELINE_PART_BYTES (256u << 10)
@@ -177,6 +184,7 @@ typedef struct collector {
     member_span *members; /* archive members with code, in file order */
     size_t member_count, member_cap;
     size_t drop_from; /* pages before this are already forgotten */
+    int jobs;         /* threads */
 } collector;
 
 double inspect_now(void)
@@ -592,7 +600,8 @@ static bool is_large(const task *t)
  * in file order, the spans between tasks (entry headers) go too. A small
  * task not yet finished stops the sweep; a large one does not: it is passed
  * once started (what the sweep drops under it is mapped again as it reads)
- * and forgets its own pages when done.
+ * and forgets its own pages when done. The tasks run in file order but for
+ * a few very large ones (compare_work), so the sweep keeps up.
  */
 static void drop_done_tasks(collector *c, bool all)
 {
@@ -901,25 +910,17 @@ static bool split_region(collector *c, insp_format format, size_t base, size_t s
                          insp_error *err);
 
 typedef struct member_walk {
-    size_t dropped_to; /* the archive's pages before this are forgotten */
     collector *c;
     insp_error *err;
     bool ok;
 } member_walk;
 
-/* An archive member is read as the file it was. Only host objects, cubins
-   and fatbins can hold device code; other members (text, a nested archive)
-   are passed over, as the linker passes over what it cannot link. */
+/* Records an archive member; they are split after the walk (split_members). */
 static void add_member(void *context, const char *name, size_t name_len, size_t offset, size_t size)
 {
     member_walk *walk = context;
     collector *c = walk->c;
     if (!walk->ok || size == 0) {
-        return;
-    }
-    insp_format format = insp_detect(c->files[c->file].data + offset, size);
-    if (format != INSP_FORMAT_HOST_ELF && format != INSP_FORMAT_CUBIN &&
-        format != INSP_FORMAT_FATBIN) {
         return;
     }
     if (c->member_count == c->member_cap) {
@@ -936,27 +937,142 @@ static void add_member(void *context, const char *name, size_t name_len, size_t 
     member_span *m = &c->members[c->member_count++];
     *m = (member_span){c->file, offset, size, ""};
     snprintf(m->name, sizeof m->name, "%.*s", (int)(name_len < 79 ? name_len : 79), name);
-    bool split = split_region(c, format, offset, size, walk->err);
-    /* Splitting a member maps its header, section table and what the kernel
+}
+
+/* One archive member split on its own: into a collector of its own (its
+   tasks, its section names), merged into the real one in member order. */
+typedef struct member_split {
+    collector local;
+    insp_error err;
+    bool ok;
+} member_split;
+
+typedef struct member_splitting {
+    collector *c;
+    member_split *splits;
+    size_t first, count; /* c->members[first, first + count) */
+    atomic_size_t next;
+} member_splitting;
+
+/* An archive member is read as the file it was. Only host objects, cubins
+   and fatbins can hold device code; other members (text, a nested archive)
+   are passed over, as the linker passes over what it cannot link. */
+static void split_member(collector *c, const member_span *m, member_split *out)
+{
+    collector *local = &out->local;
+    local->opts = c->opts;
+    local->filter = c->filter;
+    local->files = c->files;
+    local->page_bytes = c->page_bytes;
+    local->file = m->file;
+    pthread_mutex_init(&local->error_lock, NULL);
+    out->ok = true;
+    insp_format format = insp_detect(c->files[m->file].data + m->offset, m->size);
+    if (format == INSP_FORMAT_HOST_ELF || format == INSP_FORMAT_CUBIN ||
+        format == INSP_FORMAT_FATBIN) {
+        out->ok = split_region(local, format, m->offset, m->size, &out->err);
+    }
+    /* Splitting maps the member's header, section table and what the kernel
        faults in around them (64 KiB at a time): over thousands of members
        that held most of a large archive resident (RssFile 346 MiB reading
-       libcublasLt_static.a). Forget the walked members' pages every
-       DROP_STEP_BYTES; the tasks map their own bytes again when they run. */
-    if (offset + size - walk->dropped_to >= DROP_STEP_BYTES) {
-        drop_pages(c, &c->files[c->file], walk->dropped_to, offset + size - walk->dropped_to);
-        walk->dropped_to = offset + size;
+       libcublasLt_static.a). The tasks map their own bytes again. */
+    drop_pages(c, &c->files[m->file], m->offset, m->size);
+}
+
+static void *member_splitter_main(void *context)
+{
+    member_splitting *s = context;
+    for (;;) {
+        size_t i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->count) {
+            return NULL;
+        }
+        split_member(s->c, &s->c->members[s->first + i], &s->splits[i]);
     }
-    if (!split) {
-        walk->ok = false;
-        char why[INSP_ERROR_MESSAGE_BYTES];
-        memcpy(why, walk->err->message, sizeof why);
-        int len = snprintf(walk->err->message, sizeof walk->err->message, "member %.*s: %s",
-                           (int)(name_len < 80 ? name_len : 80), name, why);
-        if (len >= (int)sizeof walk->err->message) {
-            /* cut at the end: the member's name and the start of the reason stay */
-            walk->err->message[sizeof walk->err->message - 1] = '\0';
+}
+
+/* Moves one member's tasks into the collector, its section names made the
+   collector's in member order (so that they are numbered as a serial split
+   numbers them: the merge takes the lower number as the earlier section). */
+static bool take_member_tasks(collector *c, collector *local)
+{
+    bool ok = !atomic_load(&local->failed);
+    for (size_t i = 0; ok && i < local->task_count; i++) {
+        task t = local->tasks[i];
+        int section = -1;
+        if (t.section >= 0) {
+            const char *name = local->section_names[t.section];
+            section = section_index(c, name, strlen(name));
+        }
+        task *added = add_task(c, t.kind, t.offset, t.size);
+        ok = added != NULL;
+        if (ok) {
+            *added = t;
+            added->section = section;
         }
     }
+    for (size_t i = 0; i < local->task_count; i++) {
+        free(local->tasks[i].found);
+    }
+    free(local->tasks);
+    for (int i = 0; i < local->section_count; i++) {
+        free(local->section_names[i]);
+    }
+    pthread_mutex_destroy(&local->error_lock);
+    return ok;
+}
+
+/*
+ * Splits archive members [first, member_count) on up to c->jobs threads:
+ * serially, faulting in each member's headers cost libcublasLt_static.a
+ * 0.24 s of its 0.56 s on the H200 machine. The first member that fails,
+ * in member order, is the error, as a serial split would report it.
+ */
+static bool split_members(collector *c, size_t first, insp_error *err)
+{
+    size_t count = c->member_count - first;
+    member_splitting s = {c, calloc(count > 0 ? count : 1, sizeof(member_split)), first, count, 0};
+    if (s.splits == NULL) {
+        snprintf(err->message, sizeof err->message, "out of memory");
+        return false;
+    }
+    int threads = c->jobs < 1 ? 1 : c->jobs;
+    if ((size_t)threads > count / 16 + 1) {
+        threads = (int)(count / 16 + 1); /* a few members are split at once here */
+    }
+    pthread_t ids[INSPECT_DEFAULT_JOBS_MAX];
+    int started = 0;
+    for (int i = 1; i < threads && i <= INSPECT_DEFAULT_JOBS_MAX; i++) {
+        if (pthread_create(&ids[started], NULL, member_splitter_main, &s) != 0) {
+            break;
+        }
+        started++;
+    }
+    member_splitter_main(&s);
+    for (int i = 0; i < started; i++) {
+        pthread_join(ids[i], NULL);
+    }
+    bool ok = true;
+    for (size_t i = 0; i < count; i++) {
+        member_split *m = &s.splits[i];
+        if (ok && !m->ok) {
+            ok = false;
+            *err = m->err;
+            const char *name = c->members[first + i].name;
+            int len = snprintf(err->message, sizeof err->message, "member %s: %s", name,
+                               m->err.message);
+            if (len >= (int)sizeof err->message) {
+                /* cut at the end: the member's name and the start of the reason stay */
+                err->message[sizeof err->message - 1] = '\0';
+            }
+        }
+        if (!take_member_tasks(c, &m->local) && ok) {
+            ok = false;
+            snprintf(err->message, sizeof err->message, "out of memory");
+        }
+    }
+    free(s.splits);
+    return ok;
 }
 
 static void add_baseline_part(void *context, size_t offset, size_t size, insp_region_kind kind)
@@ -999,11 +1115,11 @@ static bool split_region(collector *c, insp_format format, size_t base, size_t s
         break;
     }
     case INSP_FORMAT_ARCHIVE: {
-        member_walk members = {base, c, err, true};
-        ok = insp_archive_members(data, size, add_member, &members, err) && members.ok;
-        if (base + size > members.dropped_to) {
-            drop_pages(c, &c->files[c->file], members.dropped_to, base + size - members.dropped_to);
-        }
+        member_walk members = {c, err, true};
+        size_t first = c->member_count;
+        ok = insp_archive_members(data, size, add_member, &members, err) && members.ok &&
+             split_members(c, first, err);
+        drop_pages(c, &c->files[c->file], base, size);
         break;
     }
     case INSP_FORMAT_BASELINE:
@@ -1316,26 +1432,25 @@ typedef struct ranked_task {
     size_t index;
 } ranked_task;
 
-/* Large tasks first, the largest first; then the small ones in file order
-   (which the sweep of their pages follows). */
+/* The tasks of FIRST_TASK_WORK_BYTES or more first, the largest first; then
+   the rest in file order (which the sweep of their pages follows). */
 static int compare_work(const void *a, const void *b)
 {
     const ranked_task *x = a;
     const ranked_task *y = b;
-    bool x_large = x->work >= LARGE_TASK_WORK_BYTES;
-    bool y_large = y->work >= LARGE_TASK_WORK_BYTES;
-    if (x_large != y_large) {
-        return x_large ? -1 : 1;
+    bool x_first = x->work >= FIRST_TASK_WORK_BYTES;
+    bool y_first = y->work >= FIRST_TASK_WORK_BYTES;
+    if (x_first != y_first) {
+        return x_first ? -1 : 1;
     }
-    if (x_large && x->work != y->work) {
+    if (x_first && x->work != y->work) {
         return x->work > y->work ? -1 : 1;
     }
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Runs tasks [round_start, task_count) on up to `jobs` threads, the large
-   ones first, largest first: a 134 MB cubin started last would finish
-   alone, long after the rest. */
+/* Runs tasks [round_start, task_count) on up to `jobs` threads, the very
+   large ones first (compare_work). */
 static occ_status run_round(collector *c, worker *workers, int jobs, occ_inspect_error *err)
 {
     size_t count = c->task_count - c->round_start;
@@ -1535,6 +1650,7 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
         return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
     c->opts = options;
+    c->jobs = jobs;
     c->filter = (insp_filter){options->arch_sm, options->arch_suffix, options->arch_any_suffix};
     c->page_bytes = sysconf(_SC_PAGESIZE);
     c->names = inspect_names_create();
