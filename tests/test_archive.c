@@ -10,7 +10,9 @@
  *     next one off an 8-byte boundary) and BSD 4.4 names ("#1/N", "__.SYMDEF SORTED")
  *     (archive-names);
  *   - damaged archives fail with one line naming the file, the offset and what is wrong;
- *     a damaged member is named (archive-hostile).
+ *     a damaged member is named (archive-hostile);
+ *   - 300 members, split on several threads: the rows of one thread, and the first damaged
+ *     member in member order named (archive-hostile).
  * With nvcc (tests/diff/make_fixtures.sh; without it the rest is skipped, exit 77):
  *   - libvariants.a (a text file, an -rdc object under a long name, a whole-program object,
  *     an object keeping a fatbin outside .nv_fatbin) gives what its members give read
@@ -100,7 +102,7 @@ static bytes read_all(const char *path)
 
 /* An archive written member by member (ar(5)). */
 typedef struct archive {
-    unsigned char data[1 << 16];
+    unsigned char data[2 << 20];
     size_t size;
 } archive;
 
@@ -275,6 +277,51 @@ static void test_hostile_archives(void **state)
     free(cubin.data);
 }
 
+/* Archives of more members than one thread splits (64 per chunk): the rows
+   do not depend on the threads, and of two damaged members the first in
+   member order is the one named, however the threads met them. */
+static void test_many_members(void **state)
+{
+    (void)state;
+    enum { MEMBERS = 300 };
+    bytes cubin = read_all(cubin_path());
+    static archive a;
+    char name[32];
+    ar_start(&a);
+    for (int i = 0; i < MEMBERS; i++) {
+        snprintf(name, sizeof name, "k%d.cubin/", i);
+        ar_add(&a, name, cubin.data, cubin.size);
+    }
+    const char *path = ar_write(a.data, a.size);
+    OCC(NULL, "inspect", "--json", "--functions", "--jobs", "1", path);
+    assert_int_equal(last.code, EXIT_OK);
+    json_t *serial = parse_json(last.out);
+    OCC(NULL, "inspect", "--json", "--functions", "--jobs", "8", path);
+    assert_int_equal(last.code, EXIT_OK);
+    json_t *parallel = parse_json(last.out);
+    json_t *functions = json_object_get(parallel, "functions");
+    assert_true(json_array_size(functions) > 0);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(functions, 0), "count")),
+                     MEMBERS);
+    assert_same_functions(json_object_get(serial, "functions"), functions);
+    json_decref(serial);
+    json_decref(parallel);
+    unlink(path);
+    ar_start(&a);
+    for (int i = 0; i < MEMBERS; i++) {
+        bool damaged = i == 150 || i == 250;
+        snprintf(name, sizeof name, "%s%d.cubin/", damaged ? "cut" : "k", i);
+        ar_add(&a, name, cubin.data, damaged ? 100 : cubin.size);
+    }
+    expect_refused(a.data, a.size, "member cut150.cubin: ");
+    path = ar_write(a.data, a.size);
+    OCC(NULL, "inspect", "--jobs", "1", path);
+    assert_int_equal(last.code, EXIT_DATA);
+    assert_non_null(strstr(last.err, "member cut150.cubin: "));
+    unlink(path);
+    free(cubin.data);
+}
+
 /* ------------------------------------------------------------------------ */
 /* With nvcc: archive-members, diff-cubins, archive-toolkit                 */
 /* ------------------------------------------------------------------------ */
@@ -432,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_system_v_names),
         cmocka_unit_test(test_bsd_names),
         cmocka_unit_test(test_hostile_archives),
+        cmocka_unit_test(test_many_members),
     };
     int failed = cmocka_run_group_tests_name("archives made here", always, NULL, NULL);
     if (failed != 0) {

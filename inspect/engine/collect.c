@@ -44,6 +44,10 @@
 /* The serial walk over entry headers forgets the pages behind it in steps
    of this size rather than one system call per entry. */
 #define DROP_STEP_BYTES (16u << 20)
+/* A drop also covers this much before its span: a fault maps the pages
+   around it (64 KiB, or a 2 MiB huge page of the page cache), and so maps
+   again some that an earlier drop forgot. */
+#define DROP_LOOKBACK_BYTES (2u << 20)
 #define MAX_SECTIONS 256
 /* A task that reads this much (decompressed) forgets its own pages; the
    smaller ones are swept (drop_done_tasks). */
@@ -70,7 +74,7 @@
    0.62/0.56 s at 135/160/193/226/291 MiB: 96 MB is the largest that keeps
    both well under 256 MB. A build may set another (-D). */
 #ifndef OCC_LARGE_SCRATCH_BUDGET_MB
-#define OCC_LARGE_SCRATCH_BUDGET_MB 96
+#define OCC_LARGE_SCRATCH_BUDGET_MB 128
 #endif
 #define LARGE_SCRATCH_BUDGET_BYTES ((size_t)OCC_LARGE_SCRATCH_BUDGET_MB << 20)
 
@@ -114,8 +118,7 @@ typedef struct task {
                          containers are scanned for at 8-byte steps from there */
     size_t work;      /* bytes it reads (decompressed size of a compressed
                          entry): the largest run first */
-    atomic_bool done; /* the sweep may pass it (drop_done_tasks): a small task
-                         that finished, or a large one that started */
+    atomic_bool done; /* the sweep may pass it (drop_done_tasks): it started */
     candidate *found; /* TASK_SCAN: containers found, in file order */
     size_t found_count, found_cap;
 } task;
@@ -185,6 +188,8 @@ typedef struct collector {
     size_t member_count, member_cap;
     size_t drop_from; /* pages before this are already forgotten */
     int jobs;         /* threads */
+    bool walk_drops_swept; /* splitting an archive member: its walked pages
+                              are forgotten by split_members */
 } collector;
 
 double inspect_now(void)
@@ -577,11 +582,13 @@ static bool read_entry_task(worker *w, const uint8_t *data, size_t size, bool wa
     return ok;
 }
 
-/* Forgets the pending span of swept file bytes. Called with drop_lock held. */
+/* Forgets the pending span of swept file bytes, and the DROP_LOOKBACK_BYTES
+   before it. Called with drop_lock held. */
 static void drop_swept(collector *c)
 {
     if (c->sweep_to > c->sweep_from) {
-        drop_pages(c, &c->files[c->sweep_file], c->sweep_from, c->sweep_to - c->sweep_from);
+        size_t from = c->sweep_from > DROP_LOOKBACK_BYTES ? c->sweep_from - DROP_LOOKBACK_BYTES : 0;
+        drop_pages(c, &c->files[c->sweep_file], from, c->sweep_to - from);
     }
     c->sweep_from = c->sweep_to;
 }
@@ -592,15 +599,16 @@ static bool is_large(const task *t)
 }
 
 /*
- * Forgets the pages of finished small tasks, in file order, DROP_STEP_BYTES
+ * Forgets the pages of started tasks, in file order, DROP_STEP_BYTES
  * at a time. One madvise per task cost a TLB shootdown on every core per
  * task (most of libcufft.so.12's time, its 24,000 small containers), and
  * left each task's partial first and last pages mapped, which over the
  * ~60,000 entries of libcublasLt_static.a added up to hundreds of MB. Swept
- * in file order, the spans between tasks (entry headers) go too. A small
- * task not yet finished stops the sweep; a large one does not: it is passed
- * once started (what the sweep drops under it is mapped again as it reads)
- * and forgets its own pages when done. The tasks run in file order but for
+ * in file order, the spans between tasks (entry headers) go too. A task not
+ * yet started stops the sweep; one that started does not (what the sweep
+ * drops under it is mapped again as it reads: waiting for each task to
+ * finish let one thread off its core hold the whole sweep up), and a large
+ * one forgets its own pages when done. The tasks run in file order but for
  * a few very large ones (compare_work), so the sweep keeps up.
  */
 static void drop_done_tasks(collector *c, bool all)
@@ -613,15 +621,25 @@ static void drop_done_tasks(collector *c, bool all)
     for (; c->sweep_next < c->task_count && atomic_load(&c->tasks[c->sweep_next].done);
          c->sweep_next++) {
         const task *t = &c->tasks[c->sweep_next];
-        if (t->file != c->sweep_file || t->offset < c->sweep_to ||
-            t->offset - c->sweep_to > DROP_STEP_BYTES) {
-            /* another file, or a gap that is not this round's */
+        size_t end = t->offset + t->size;
+        /* The span is the hull of the tasks swept since the last drop: the
+           tasks of an archive member are not in file order (its data
+           sections' scans, then its .nv_fatbin's entries), and a span
+           restarted at each step back would never cover a whole page. */
+        if (t->file != c->sweep_file || end + DROP_STEP_BYTES < c->sweep_from ||
+            t->offset > c->sweep_to + DROP_STEP_BYTES) {
+            /* another file, or far from the span: not this span's */
             drop_swept(c);
             c->sweep_file = t->file;
             c->sweep_from = t->offset;
-            c->sweep_to = t->offset;
+            c->sweep_to = end;
         }
-        c->sweep_to = t->offset + t->size;
+        if (t->offset < c->sweep_from) {
+            c->sweep_from = t->offset;
+        }
+        if (end > c->sweep_to) {
+            c->sweep_to = end;
+        }
         if (c->sweep_to - c->sweep_from >= DROP_STEP_BYTES) {
             drop_swept(c);
         }
@@ -632,26 +650,22 @@ static void drop_done_tasks(collector *c, bool all)
     pthread_mutex_unlock(&c->drop_lock);
 }
 
-/* A task starts: the sweep may pass a large one from now on. */
+/* A task starts: the sweep may pass it from now on. */
 static void start_task(collector *c, task *t)
 {
-    if (is_large(t) && !atomic_load(&t->done)) {
+    if (!atomic_load(&t->done)) {
         atomic_store(&t->done, true);
         drop_done_tasks(c, false);
     }
 }
 
-/* A task is finished, or set aside (`finished` false). */
+/* A task is finished, or set aside (`finished` false): a large one forgets
+   its own pages (the sweep may have passed it long ago). */
 static void finish_task(collector *c, task *t, bool finished)
 {
-    if (is_large(t)) {
-        if (finished) {
-            drop_pages(c, &c->files[t->file], t->offset, t->size);
-        }
-        return;
+    if (is_large(t) && finished) {
+        drop_pages(c, &c->files[t->file], t->offset, t->size);
     }
-    atomic_store(&t->done, true);
-    drop_done_tasks(c, false);
 }
 
 /* Runs one task; a large entry met while the pool is full is set aside
@@ -765,6 +779,9 @@ static task *add_task(collector *c, task_kind kind, size_t offset, size_t size)
    gathered, or at once when `now`. */
 static void drop_walked(collector *c, size_t offset, bool now)
 {
+    if (c->walk_drops_swept) {
+        return; /* an archive member's: split_members sweeps them */
+    }
     const input_file *file = &c->files[c->file];
     size_t to = offset < file->size ? offset : file->size;
     if (to > c->drop_from && (now || to - c->drop_from >= DROP_STEP_BYTES)) {
@@ -910,6 +927,7 @@ static bool split_region(collector *c, insp_format format, size_t base, size_t s
                          insp_error *err);
 
 typedef struct member_walk {
+    size_t dropped_to; /* the archive's pages before this are forgotten */
     collector *c;
     insp_error *err;
     bool ok;
@@ -937,46 +955,69 @@ static void add_member(void *context, const char *name, size_t name_len, size_t 
     member_span *m = &c->members[c->member_count++];
     *m = (member_span){c->file, offset, size, ""};
     snprintf(m->name, sizeof m->name, "%.*s", (int)(name_len < 79 ? name_len : 79), name);
+    /* the walk maps each member's header, and with it what the kernel maps
+       around it (a 2 MiB huge page of the page cache, at times): forgotten
+       as it goes, or the walk alone maps most of the archive */
+    if (offset - walk->dropped_to >= DROP_STEP_BYTES) {
+        drop_pages(c, &c->files[c->file], walk->dropped_to, offset - walk->dropped_to);
+        walk->dropped_to = offset;
+    }
 }
 
-/* One archive member split on its own: into a collector of its own (its
-   tasks, its section names), merged into the real one in member order. */
-typedef struct member_split {
+/* Archive members are split in chunks of this many, each chunk on one
+   thread into a collector of its own (its tasks, its section names), the
+   chunks merged into the real collector in member order. */
+#define MEMBERS_PER_CHUNK 64
+
+typedef struct member_chunk {
     collector local;
+    size_t failed; /* the member (index into c->members) that failed, or SIZE_MAX */
     insp_error err;
-    bool ok;
-} member_split;
+} member_chunk;
 
 typedef struct member_splitting {
     collector *c;
-    member_split *splits;
+    member_chunk *chunks;
     size_t first, count; /* c->members[first, first + count) */
+    size_t chunk_count;
     atomic_size_t next;
 } member_splitting;
 
 /* An archive member is read as the file it was. Only host objects, cubins
    and fatbins can hold device code; other members (text, a nested archive)
    are passed over, as the linker passes over what it cannot link. */
-static void split_member(collector *c, const member_span *m, member_split *out)
+static bool split_member(collector *c, collector *local, const member_span *m, insp_error *err)
 {
-    collector *local = &out->local;
+    local->file = m->file;
+    insp_format format = insp_detect(c->files[m->file].data + m->offset, m->size);
+    if (format == INSP_FORMAT_HOST_ELF || format == INSP_FORMAT_CUBIN ||
+        format == INSP_FORMAT_FATBIN) {
+        return split_region(local, format, m->offset, m->size, err);
+    }
+    return true;
+}
+
+static void split_chunk(member_splitting *s, size_t index)
+{
+    collector *c = s->c;
+    member_chunk *chunk = &s->chunks[index];
+    collector *local = &chunk->local;
     local->opts = c->opts;
     local->filter = c->filter;
     local->files = c->files;
     local->page_bytes = c->page_bytes;
-    local->file = m->file;
+    local->walk_drops_swept = true;
     pthread_mutex_init(&local->error_lock, NULL);
-    out->ok = true;
-    insp_format format = insp_detect(c->files[m->file].data + m->offset, m->size);
-    if (format == INSP_FORMAT_HOST_ELF || format == INSP_FORMAT_CUBIN ||
-        format == INSP_FORMAT_FATBIN) {
-        out->ok = split_region(local, format, m->offset, m->size, &out->err);
+    chunk->failed = SIZE_MAX;
+    size_t from = s->first + index * MEMBERS_PER_CHUNK;
+    size_t to = from + MEMBERS_PER_CHUNK < s->first + s->count ? from + MEMBERS_PER_CHUNK
+                                                               : s->first + s->count;
+    for (size_t m = from; m < to; m++) {
+        if (!split_member(c, local, &c->members[m], &chunk->err)) {
+            chunk->failed = m; /* a serial split stops at the first failure too */
+            break;
+        }
     }
-    /* Splitting maps the member's header, section table and what the kernel
-       faults in around them (64 KiB at a time): over thousands of members
-       that held most of a large archive resident (RssFile 346 MiB reading
-       libcublasLt_static.a). The tasks map their own bytes again. */
-    drop_pages(c, &c->files[m->file], m->offset, m->size);
 }
 
 static void *member_splitter_main(void *context)
@@ -984,17 +1025,30 @@ static void *member_splitter_main(void *context)
     member_splitting *s = context;
     for (;;) {
         size_t i = atomic_fetch_add(&s->next, 1);
-        if (i >= s->count) {
+        if (i >= s->chunk_count) {
             return NULL;
         }
-        split_member(s->c, &s->c->members[s->first + i], &s->splits[i]);
+        split_chunk(s, i);
+        /* Splitting maps each member's header, section table and what the
+           kernel maps around them: over thousands of members that held most
+           of a large archive resident (RssFile 346 MiB reading
+           libcublasLt_static.a). The chunk's pages are forgotten once it is
+           split (one madvise per member sent a TLB shootdown to every core
+           per member; a sweep in member order waited on the slowest chunk);
+           the tasks map their own bytes again. */
+        const member_span *first = &s->c->members[s->first + i * MEMBERS_PER_CHUNK];
+        size_t last_index = (i + 1) * MEMBERS_PER_CHUNK < s->count ? (i + 1) * MEMBERS_PER_CHUNK
+                                                                   : s->count;
+        const member_span *last = &s->c->members[s->first + last_index - 1];
+        drop_pages(s->c, &s->c->files[first->file], first->offset,
+                   last->offset + last->size - first->offset);
     }
 }
 
-/* Moves one member's tasks into the collector, its section names made the
+/* Moves one chunk's tasks into the collector, its section names made the
    collector's in member order (so that they are numbered as a serial split
    numbers them: the merge takes the lower number as the earlier section). */
-static bool take_member_tasks(collector *c, collector *local)
+static bool take_chunk_tasks(collector *c, collector *local)
 {
     bool ok = !atomic_load(&local->failed);
     for (size_t i = 0; ok && i < local->task_count; i++) {
@@ -1030,19 +1084,24 @@ static bool take_member_tasks(collector *c, collector *local)
  */
 static bool split_members(collector *c, size_t first, insp_error *err)
 {
-    size_t count = c->member_count - first;
-    member_splitting s = {c, calloc(count > 0 ? count : 1, sizeof(member_split)), first, count, 0};
-    if (s.splits == NULL) {
+    member_splitting s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.first = first;
+    s.count = c->member_count - first;
+    s.chunk_count = (s.count + MEMBERS_PER_CHUNK - 1) / MEMBERS_PER_CHUNK;
+    s.chunks = calloc(s.chunk_count > 0 ? s.chunk_count : 1, sizeof *s.chunks);
+    if (s.chunks == NULL) {
         snprintf(err->message, sizeof err->message, "out of memory");
         return false;
     }
     int threads = c->jobs < 1 ? 1 : c->jobs;
-    if ((size_t)threads > count / 16 + 1) {
-        threads = (int)(count / 16 + 1); /* a few members are split at once here */
+    if ((size_t)threads > s.chunk_count) {
+        threads = s.chunk_count > 0 ? (int)s.chunk_count : 1;
     }
     pthread_t ids[INSPECT_DEFAULT_JOBS_MAX];
     int started = 0;
-    for (int i = 1; i < threads && i <= INSPECT_DEFAULT_JOBS_MAX; i++) {
+    for (int i = 1; i < threads && started < INSPECT_DEFAULT_JOBS_MAX; i++) {
         if (pthread_create(&ids[started], NULL, member_splitter_main, &s) != 0) {
             break;
         }
@@ -1053,25 +1112,24 @@ static bool split_members(collector *c, size_t first, insp_error *err)
         pthread_join(ids[i], NULL);
     }
     bool ok = true;
-    for (size_t i = 0; i < count; i++) {
-        member_split *m = &s.splits[i];
-        if (ok && !m->ok) {
+    for (size_t i = 0; i < s.chunk_count; i++) {
+        member_chunk *chunk = &s.chunks[i];
+        if (ok && chunk->failed != SIZE_MAX) {
             ok = false;
-            *err = m->err;
-            const char *name = c->members[first + i].name;
-            int len = snprintf(err->message, sizeof err->message, "member %s: %s", name,
-                               m->err.message);
+            *err = chunk->err;
+            int len = snprintf(err->message, sizeof err->message, "member %s: %s",
+                               c->members[chunk->failed].name, chunk->err.message);
             if (len >= (int)sizeof err->message) {
                 /* cut at the end: the member's name and the start of the reason stay */
                 err->message[sizeof err->message - 1] = '\0';
             }
         }
-        if (!take_member_tasks(c, &m->local) && ok) {
+        if (!take_chunk_tasks(c, &chunk->local) && ok) {
             ok = false;
             snprintf(err->message, sizeof err->message, "out of memory");
         }
     }
-    free(s.splits);
+    free(s.chunks);
     return ok;
 }
 
@@ -1115,7 +1173,7 @@ static bool split_region(collector *c, insp_format format, size_t base, size_t s
         break;
     }
     case INSP_FORMAT_ARCHIVE: {
-        member_walk members = {c, err, true};
+        member_walk members = {base, c, err, true};
         size_t first = c->member_count;
         ok = insp_archive_members(data, size, add_member, &members, err) && members.ok &&
              split_members(c, first, err);
