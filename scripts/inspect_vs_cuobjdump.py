@@ -90,9 +90,13 @@ def compare(lib, cuob, occ_doc, report):
         section = fn.get("section") or ".nv_fatbin"
         # cuobjdump without -all skips __nv_relfatbin of a linked library (pre-link -rdc
         # copies kept beside the linked code): occ's rows from it are counted apart, with
-        # other sections'. An archive's members are objects, never linked: their -rdc code
-        # is only in __nv_relfatbin, and cuobjdump lists it (libcudadevrt.a).
-        compared = section == ".nv_fatbin" or (section == "__nv_relfatbin" and lib.endswith(".a"))
+        # other sections'. An archive's members are objects, never linked: cuobjdump lists
+        # the __nv_relfatbin code of some (libcudadevrt.a's, whose members have no
+        # .nv_fatbin) and not of others (846 sm_100a kernels of libcublasLt_static.a), so
+        # there the rows of functions cuobjdump lists are compared and the rest counted apart.
+        compared = section == ".nv_fatbin" or (
+            section == "__nv_relfatbin" and lib.endswith(".a")
+            and (fn["arch"], fn["mangled"]) in cuob_keys)
         if not compared:
             elsewhere[(section, fn["arch"])] += 1
             elsewhere_keys.add((fn["arch"], fn["mangled"]))

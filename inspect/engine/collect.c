@@ -41,9 +41,11 @@
    parallel (libcublasLt.so.13 has ~260 MB of them); small, since each
    thread holds its part's pages until it is scanned. */
 #define SCAN_PART_BYTES (1u << 20)
-/* The serial walk over entry headers forgets the pages behind it in steps
-   of this size rather than one system call per entry. */
-#define DROP_STEP_BYTES (16u << 20)
+/* Pages are forgotten in steps of this size (the walk over entry headers,
+   the sweep behind the tasks) rather than one system call per entry: each
+   call sends a TLB shootdown to every core. 8 MiB rather than 16 took 13
+   MB off the peak of a 418 MB archive of 20,000 members at --jobs 16. */
+#define DROP_STEP_BYTES (8u << 20)
 /* A drop also covers this much before its span: a fault maps the pages
    around it (64 KiB, or a 2 MiB huge page of the page cache), and so maps
    again some that an earlier drop forgot. */
