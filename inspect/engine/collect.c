@@ -1053,13 +1053,14 @@ static void *member_splitter_main(void *context)
 static bool take_chunk_tasks(collector *c, collector *local)
 {
     bool ok = !atomic_load(&local->failed);
+    /* the chunk's names in the order it met them, as a serial split meets them */
+    int global[MAX_SECTIONS];
+    for (int i = 0; i < local->section_count; i++) {
+        global[i] = section_index(c, local->section_names[i], strlen(local->section_names[i]));
+    }
     for (size_t i = 0; ok && i < local->task_count; i++) {
         task t = local->tasks[i];
-        int section = -1;
-        if (t.section >= 0) {
-            const char *name = local->section_names[t.section];
-            section = section_index(c, name, strlen(name));
-        }
+        int section = t.section >= 0 ? global[t.section] : -1;
         task *added = add_task(c, t.kind, t.offset, t.size);
         ok = added != NULL;
         if (ok) {
