@@ -50,7 +50,12 @@
    around it (64 KiB, or a 2 MiB huge page of the page cache), and so maps
    again some that an earlier drop forgot. */
 #define DROP_LOOKBACK_BYTES (2u << 20)
+/* Section names kept (rows of sections beyond are shown without one). */
 #define MAX_SECTIONS 256
+/* An archive chunk keeps more, so that it never drops a name the
+   collector would keep (take_chunk_tasks numbers them as a serial split
+   does): 64 members with their own .rodata.* names can pass 256. */
+#define CHUNK_MAX_SECTIONS 8192
 /* A task that reads this much (decompressed) forgets its own pages; the
    smaller ones are swept (drop_done_tasks). */
 #define LARGE_TASK_WORK_BYTES (1u << 20)
@@ -180,8 +185,8 @@ typedef struct collector {
     size_t in_use_bytes;                   /* capacity of the pooled buffers being used */
     size_t *deferred;                      /* task indices set aside this round (budget_lock) */
     size_t deferred_count;
-    char *section_names[MAX_SECTIONS];
-    int section_count;
+    char **section_names; /* section_count of section_cap, at most section_limit */
+    int section_count, section_cap, section_limit;
     /* set while one file is split into tasks */
     int file;
     int section;
@@ -839,8 +844,18 @@ static int section_index(collector *c, const char *name, size_t len)
             return i;
         }
     }
-    if (c->section_count == MAX_SECTIONS) {
+    int limit = c->section_limit > 0 ? c->section_limit : MAX_SECTIONS;
+    if (c->section_count == limit) {
         return -1;
+    }
+    if (c->section_count == c->section_cap) {
+        int cap = c->section_cap > 0 ? c->section_cap * 2 : 16;
+        char **bigger = realloc(c->section_names, (size_t)cap * sizeof *bigger);
+        if (bigger == NULL) {
+            return -1;
+        }
+        c->section_names = bigger;
+        c->section_cap = cap;
     }
     char *copy = malloc(len + 1);
     if (copy == NULL) {
@@ -1009,6 +1024,7 @@ static void split_chunk(member_splitting *s, size_t index)
     local->files = c->files;
     local->page_bytes = c->page_bytes;
     local->walk_drops_swept = true;
+    local->section_limit = CHUNK_MAX_SECTIONS;
     pthread_mutex_init(&local->error_lock, NULL);
     chunk->failed = SIZE_MAX;
     size_t from = s->first + index * MEMBERS_PER_CHUNK;
@@ -1054,8 +1070,9 @@ static bool take_chunk_tasks(collector *c, collector *local)
 {
     bool ok = !atomic_load(&local->failed);
     /* the chunk's names in the order it met them, as a serial split meets them */
-    int global[MAX_SECTIONS];
-    for (int i = 0; i < local->section_count; i++) {
+    int *global = malloc((size_t)(local->section_count > 0 ? local->section_count : 1) * sizeof *global);
+    ok = ok && global != NULL;
+    for (int i = 0; ok && i < local->section_count; i++) {
         global[i] = section_index(c, local->section_names[i], strlen(local->section_names[i]));
     }
     for (size_t i = 0; ok && i < local->task_count; i++) {
@@ -1072,9 +1089,11 @@ static bool take_chunk_tasks(collector *c, collector *local)
         free(local->tasks[i].found);
     }
     free(local->tasks);
+    free(global);
     for (int i = 0; i < local->section_count; i++) {
         free(local->section_names[i]);
     }
+    free(local->section_names);
     pthread_mutex_destroy(&local->error_lock);
     return ok;
 }
@@ -1739,16 +1758,20 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
     collector_free(c, workers, jobs, input_count);
     r->sections = calloc((size_t)c->section_count + 1, sizeof *r->sections);
     if (r->sections != NULL) {
-        memcpy(r->sections, c->section_names, (size_t)c->section_count * sizeof(char *));
+        if (c->section_count > 0) {
+            memcpy(r->sections, c->section_names, (size_t)c->section_count * sizeof(char *));
+        }
         r->section_count = c->section_count;
     } else {
         for (int i = 0; i < c->section_count; i++) {
             free(c->section_names[i]);
         }
+        c->section_count = 0;
         if (status == OCC_OK) {
             status = inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
         }
     }
+    free(c->section_names);
     free(c);
     if (status != OCC_OK) {
         occ_inspect_result_free(r);
