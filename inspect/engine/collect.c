@@ -187,6 +187,8 @@ typedef struct collector {
     size_t deferred_count;
     char **section_names; /* section_count of section_cap, at most section_limit */
     int section_count, section_cap, section_limit;
+    int *section_slots; /* hash table of section_names indices (-1: empty) */
+    size_t slot_count;  /* a power of two, at least twice section_cap */
     /* set while one file is split into tasks */
     int file;
     int section;
@@ -837,11 +839,54 @@ static void add_region(void *context, size_t offset, size_t size, insp_region_ki
     }
 }
 
+static uint64_t name_hash(const char *name, size_t len)
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ (uint8_t)name[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* The slot of `name` in section_slots, or of the empty slot it would take. */
+static size_t section_slot(const collector *c, const char *name, size_t len)
+{
+    size_t mask = c->slot_count - 1;
+    size_t at = (size_t)name_hash(name, len) & mask;
+    for (;; at = (at + 1) & mask) {
+        int i = c->section_slots[at];
+        if (i < 0 ||
+            (strlen(c->section_names[i]) == len && memcmp(c->section_names[i], name, len) == 0)) {
+            return at;
+        }
+    }
+}
+
+/* Rebuilds the hash table for `slots` slots; false if out of memory. */
+static bool rehash_sections(collector *c, size_t slots)
+{
+    int *table = malloc(slots * sizeof *table);
+    if (table == NULL) {
+        return false;
+    }
+    memset(table, 0xFF, slots * sizeof *table); /* -1: empty */
+    free(c->section_slots);
+    c->section_slots = table;
+    c->slot_count = slots;
+    for (int i = 0; i < c->section_count; i++) {
+        table[section_slot(c, c->section_names[i], strlen(c->section_names[i]))] = i;
+    }
+    return true;
+}
+
+/* The number of section `name`, given it at first sight while fewer than
+   the limit are kept (a hash table: an archive chunk meets thousands). */
 static int section_index(collector *c, const char *name, size_t len)
 {
-    for (int i = 0; i < c->section_count; i++) {
-        if (strlen(c->section_names[i]) == len && memcmp(c->section_names[i], name, len) == 0) {
-            return i;
+    if (c->slot_count > 0) {
+        int found = c->section_slots[section_slot(c, name, len)];
+        if (found >= 0) {
+            return found;
         }
     }
     int limit = c->section_limit > 0 ? c->section_limit : MAX_SECTIONS;
@@ -856,6 +901,9 @@ static int section_index(collector *c, const char *name, size_t len)
         }
         c->section_names = bigger;
         c->section_cap = cap;
+        if (!rehash_sections(c, (size_t)cap * 2)) {
+            return -1;
+        }
     }
     char *copy = malloc(len + 1);
     if (copy == NULL) {
@@ -864,6 +912,7 @@ static int section_index(collector *c, const char *name, size_t len)
     memcpy(copy, name, len);
     copy[len] = '\0';
     c->section_names[c->section_count] = copy;
+    c->section_slots[section_slot(c, copy, len)] = c->section_count;
     return c->section_count++;
 }
 
@@ -1094,6 +1143,7 @@ static bool take_chunk_tasks(collector *c, collector *local)
         free(local->section_names[i]);
     }
     free(local->section_names);
+    free(local->section_slots);
     pthread_mutex_destroy(&local->error_lock);
     return ok;
 }
@@ -1772,6 +1822,7 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
         }
     }
     free(c->section_names);
+    free(c->section_slots);
     free(c);
     if (status != OCC_OK) {
         occ_inspect_result_free(r);
