@@ -63,8 +63,8 @@ static void on_region(void *context, size_t offset, size_t size, insp_region_kin
         insp_sink whole_sink = {fuzz_touch_function, NULL, &whole_sum};
         insp_sink part_sink = {fuzz_touch_function, NULL, &part_sum};
         (void)insp_fatbin_entry_scratch_bytes(r->data + at, bytes, NULL, &r->part);
-        bool whole_ok = insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->scratch,
-                                                &whole_sink, &entry_err);
+        bool whole_ok = insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->scratch, &whole_sink,
+                                                &entry_err);
         bool part_ok =
             insp_fatbin_entry_parse(r->data + at, bytes, NULL, &r->part, &part_sink, &entry_err);
         if (whole_ok != part_ok || whole_sum != part_sum) {

@@ -246,12 +246,12 @@ const char *occ_inspect_arch_name(int sm, char arch_suffix, char *buf, size_t ca
 
 /* Seconds each step of the last occ_inspect_read took (for profiling). */
 typedef struct occ_inspect_timing {
-    double split_seconds;     /* mapping files, walking container and entry headers */
-    double read_seconds;      /* the threads' round over entries and section scans */
-    double scanned_seconds;   /* containers the scans found: walk and read */
-    double merge_seconds;     /* merging the threads' rows and duplicates */
-    double names_seconds;     /* demangling and ranking the distinct names */
-    double pool_wait_seconds; /* threads' seconds waiting for a large buffer */
+    double split_seconds;        /* mapping files, walking container and entry headers */
+    double read_seconds;         /* the threads' round over entries and section scans */
+    double scanned_seconds;      /* containers the scans found: walk and read */
+    double merge_seconds;        /* merging the threads' rows and duplicates */
+    double names_seconds;        /* demangling and ranking the distinct names */
+    double pool_wait_seconds;    /* threads' seconds waiting for a large buffer */
     size_t entries_in_part;      /* large zstd cubins read in part (docs/inspect.md) */
     size_t entries_part_refused; /* of those tried in part, the ones read whole */
 } occ_inspect_timing;

@@ -200,7 +200,8 @@ static void scratch_bytes_test(void **state)
         insp_sink sink = {NULL, report_entry, &r};
         insp_scratch scratch = {0};
         assert_true(insp_fatbin_entry_parse(h, list.size[e], NULL, &scratch, &sink, &err));
-        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], NULL, NULL), r.scratch_bytes);
+        assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], NULL, NULL),
+                         r.scratch_bytes);
         assert_int_equal(insp_fatbin_entry_scratch_bytes(h, list.size[e], &none, NULL), 0);
         compressed += r.scratch_bytes > 0;
         insp_scratch_free(&scratch);

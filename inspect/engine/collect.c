@@ -43,8 +43,9 @@
 #define SCAN_PART_BYTES (1u << 20)
 /* Pages are forgotten in steps of this size (the walk over entry headers,
    the sweep behind the tasks) rather than one system call per entry: each
-   call sends a TLB shootdown to every core. 8 MiB rather than 16 took 13
-   MB off the peak of a 418 MB archive of 20,000 members at --jobs 16. */
+   call sends a TLB shootdown to every core. 8 MiB rather than 16: a 418 MB
+   archive of 20,000 members peaked at 131 MB rather than 134 to 146 MB at
+   --jobs 16 (2-core build machine), at no cost in time. */
 #define DROP_STEP_BYTES (8u << 20)
 /* A drop also covers this much before its span: a fault maps the pages
    around it (64 KiB, or a 2 MiB huge page of the page cache), and so maps
@@ -75,11 +76,11 @@
    it. Such entries hold most of the work: 385 of libcublasLt.so.13's 5,832
    zstd cubins (up to 16 MB each) and 596 of libtorch_cuda.so's 2,789 (up to
    64 MB) are above 2 MB. The budget sets how many are decompressed at once;
-   measured on the H200 machine (16 cores, docs/results/inspect-h200/
-   sweep.log), 32/64/96/128/192 MB gave libcublasLt.so.13 0.65/0.40/0.32/
-   0.28/0.26 s at 109/141/168/202/264 MiB and libtorch_cuda.so 1.62/0.89/0.68/
-   0.62/0.56 s at 135/160/193/226/291 MiB: 96 MB is the largest that keeps
-   both well under 256 MB. A build may set another (-D). */
+   measured on the H200 machine (16 cores, docs/results/inspect-h200-all/
+   sweep.md, four builds side by side), 96/128/160 MB gave libcublasLt.so.13
+   0.36/0.31/0.27 s at 169/203/230 MiB and libtorch_cuda.so 0.91/0.76/0.63 s
+   at 215/248/274 MiB: 128 MB is the largest that keeps libtorch_cuda.so
+   under 256 MB. A build may set another (-D). */
 #ifndef OCC_LARGE_SCRATCH_BUDGET_MB
 #define OCC_LARGE_SCRATCH_BUDGET_MB 128
 #endif
@@ -169,8 +170,8 @@ typedef struct collector {
     atomic_size_t next_task;
     /* Forgetting the pages of finished tasks (drop_done_tasks): */
     pthread_mutex_t drop_lock;
-    size_t sweep_next;             /* tasks before this (in file order) are swept */
-    int sweep_file;                /* the pending span of file bytes, not yet forgotten */
+    size_t sweep_next; /* tasks before this (in file order) are swept */
+    int sweep_file;    /* the pending span of file bytes, not yet forgotten */
     size_t sweep_from, sweep_to;
     atomic_bool failed;
     pthread_mutex_t error_lock;
@@ -195,8 +196,8 @@ typedef struct collector {
     size_t member_base;   /* where the archive member being split starts (0: a file) */
     member_span *members; /* archive members with code, in file order */
     size_t member_count, member_cap;
-    size_t drop_from; /* pages before this are already forgotten */
-    int jobs;         /* threads */
+    size_t drop_from;      /* pages before this are already forgotten */
+    int jobs;              /* threads */
     bool walk_drops_swept; /* splitting an archive member: its walked pages
                               are forgotten by split_members */
 } collector;
@@ -806,8 +807,8 @@ static void add_entry(void *context, size_t offset, size_t size, insp_region_kin
     task *t = add_task(c, TASK_ENTRY, offset, size);
     if (t != NULL) {
         /* a compressed cubin's work is its decompressed size */
-        size_t unpacked = insp_fatbin_entry_scratch_bytes(c->files[c->file].data + offset, size,
-                                                          NULL, NULL);
+        size_t unpacked =
+            insp_fatbin_entry_scratch_bytes(c->files[c->file].data + offset, size, NULL, NULL);
         t->work = unpacked > size ? unpacked : size;
     }
     drop_walked(c, offset, false);
@@ -1104,8 +1105,8 @@ static void *member_splitter_main(void *context)
            per member; a sweep in member order waited on the slowest chunk);
            the tasks map their own bytes again. */
         const member_span *first = &s->c->members[s->first + i * MEMBERS_PER_CHUNK];
-        size_t last_index = (i + 1) * MEMBERS_PER_CHUNK < s->count ? (i + 1) * MEMBERS_PER_CHUNK
-                                                                   : s->count;
+        size_t last_index =
+            (i + 1) * MEMBERS_PER_CHUNK < s->count ? (i + 1) * MEMBERS_PER_CHUNK : s->count;
         const member_span *last = &s->c->members[s->first + last_index - 1];
         drop_pages(s->c, &s->c->files[first->file], first->offset,
                    last->offset + last->size - first->offset);
@@ -1119,7 +1120,8 @@ static bool take_chunk_tasks(collector *c, collector *local)
 {
     bool ok = !atomic_load(&local->failed);
     /* the chunk's names in the order it met them, as a serial split meets them */
-    int *global = malloc((size_t)(local->section_count > 0 ? local->section_count : 1) * sizeof *global);
+    int *global =
+        malloc((size_t)(local->section_count > 0 ? local->section_count : 1) * sizeof *global);
     ok = ok && global != NULL;
     for (int i = 0; ok && i < local->section_count; i++) {
         global[i] = section_index(c, local->section_names[i], strlen(local->section_names[i]));
@@ -1749,9 +1751,8 @@ occ_status occ_inspect_read(const occ_inspect_input *inputs, int input_count,
 }
 
 occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
-                              const occ_inspect_options *options,
-                              const inspect_part_tuning *tuning, occ_inspect_result **out,
-                              occ_inspect_error *caller_err)
+                              const occ_inspect_options *options, const inspect_part_tuning *tuning,
+                              occ_inspect_result **out, occ_inspect_error *caller_err)
 {
     occ_inspect_error local;
     occ_inspect_error *err = caller_err != NULL ? caller_err : &local;

@@ -83,8 +83,9 @@ double inspect_now(void);
 
 /* Threads when options.jobs is 0: every core, at most INSPECT_DEFAULT_JOBS_MAX.
    Each thread keeps a decompression buffer of up to 2 MB beside the shared
-   96 MB pool, so the cap keeps peak memory under 256 MB on machines with
-   many cores (measured: 171-195 MiB at 16 threads, docs/results/inspect-h200). */
+   128 MB pool, so the cap keeps peak memory near 256 MB on machines with
+   many cores (measured: 203-259 MiB at 16 threads on the largest libraries,
+   docs/results/inspect-h200-all). */
 #define INSPECT_DEFAULT_JOBS_MAX 32
 int inspect_default_jobs(void);
 
@@ -98,9 +99,8 @@ typedef struct inspect_part_tuning {
 } inspect_part_tuning;
 
 occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
-                              const occ_inspect_options *options,
-                              const inspect_part_tuning *tuning, occ_inspect_result **out,
-                              occ_inspect_error *err);
+                              const occ_inspect_options *options, const inspect_part_tuning *tuning,
+                              occ_inspect_result **out, occ_inspect_error *err);
 
 /* Fills the row's occupancy fields through libocc (occupancy.c). */
 void inspect_compute_occupancy(occ_inspect_kernel *k, const occ_inspect_options *opts);

@@ -422,8 +422,8 @@ bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint, const 
 }
 
 bool insp_cubin_parse_split(const uint8_t *head, size_t head_bytes, const uint8_t *tail,
-                            size_t tail_from, size_t size, char suffix_hint,
-                            const insp_sink *sink, insp_error *err)
+                            size_t tail_from, size_t size, char suffix_hint, const insp_sink *sink,
+                            insp_error *err)
 {
     cubin_reader r;
     memset(&r, 0, sizeof r);

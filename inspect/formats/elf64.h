@@ -40,11 +40,11 @@ typedef struct elf64_file {
     const uint8_t *tail;
     uint64_t hole_from, hole_to;
     const uint8_t *shdrs; /* the section header table */
-    uint16_t type;       /* e_type */
-    uint16_t machine;    /* e_machine */
-    uint8_t abi_version; /* e_ident[EI_ABIVERSION] */
-    uint32_t flags;      /* e_flags */
-    uint64_t shoff;      /* section header table */
+    uint16_t type;        /* e_type */
+    uint16_t machine;     /* e_machine */
+    uint8_t abi_version;  /* e_ident[EI_ABIVERSION] */
+    uint32_t flags;       /* e_flags */
+    uint64_t shoff;       /* section header table */
     uint32_t shnum;
     uint32_t shstrndx;
     const uint8_t *shstr; /* section-name table contents */

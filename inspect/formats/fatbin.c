@@ -109,8 +109,7 @@ static size_t part_bytes(const part_plan *plan)
 /* Reads the entry in part; false where it must be read whole (nothing has
    been reported then). */
 static bool read_cubin_in_part(const uint8_t *payload, uint32_t packed_bytes, const insp_entry *e,
-                               const part_plan *plan, insp_scratch *scratch,
-                               const insp_sink *sink)
+                               const part_plan *plan, insp_scratch *scratch, const insp_sink *sink)
 {
     size_t size = (size_t)e->uncompressed_bytes;
     size_t need = plan->head_bytes + plan->tail_max_bytes;

@@ -128,13 +128,13 @@ typedef struct insp_scratch {
     void *zstd_context; /* a ZSTD_DCtx kept for the next entry */
     /* Large zstd cubins are read in part (fatbin.c, "Reading in part"); 0
        takes the INSP_PART_* default: */
-    size_t part_min_bytes;      /* entries from this decompressed size */
-    size_t part_head_bytes;     /* the head kept */
-    size_t part_tail_max_bytes; /* the most tail kept */
-    bool fixed;            /* data is lent: never reallocate it; where the
-                              entry must be read whole and capacity is short,
-                              fail with err->missing instead */
-    bool whole_only;       /* read every entry whole */
+    size_t part_min_bytes;       /* entries from this decompressed size */
+    size_t part_head_bytes;      /* the head kept */
+    size_t part_tail_max_bytes;  /* the most tail kept */
+    bool fixed;                  /* data is lent: never reallocate it; where the
+                                    entry must be read whole and capacity is short,
+                                    fail with err->missing instead */
+    bool whole_only;             /* read every entry whole */
     size_t entries_in_part;      /* counts: entries read in part, */
     size_t entries_part_refused; /* and those tried in part, then read whole */
 } insp_scratch;
@@ -158,8 +158,8 @@ bool insp_cubin_parse(const uint8_t *data, size_t size, char suffix_hint, const 
    reads is in neither, it fails with err->missing set, before reporting any
    function. */
 bool insp_cubin_parse_split(const uint8_t *head, size_t head_bytes, const uint8_t *tail,
-                            size_t tail_from, size_t size, char suffix_hint,
-                            const insp_sink *sink, insp_error *err);
+                            size_t tail_from, size_t size, char suffix_hint, const insp_sink *sink,
+                            insp_error *err);
 
 /* Where a fatbin container was found. */
 typedef enum insp_region_kind {
