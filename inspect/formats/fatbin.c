@@ -140,8 +140,9 @@ static bool read_cubin_in_part(const uint8_t *payload, uint32_t packed_bytes, co
          insp_zstd_stream_end(&stream);
     insp_zstd_stream_close(&stream);
     /* any failure, damage included, is left to the whole read to report */
+    insp_error ignored;
     return ok && insp_cubin_parse_split(head, plan->head_bytes, tail, (size_t)tail_from, size,
-                                        e->arch_suffix, sink, NULL);
+                                        e->arch_suffix, sink, &ignored);
 }
 
 /* Reads one cubin entry's payload (decompressing if needed) and its functions. */
