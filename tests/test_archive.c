@@ -16,7 +16,8 @@
  * With nvcc (tests/diff/make_fixtures.sh; without it the rest is skipped, exit 77):
  *   - libvariants.a (a text file, an -rdc object under a long name, a whole-program object,
  *     an object keeping a fatbin outside .nv_fatbin) gives what its members give read
- *     alone; an -rdc object alone shows its kernels (archive-members);
+ *     alone; an -rdc object alone shows its kernels; libsections.a's kernels keep their
+ *     section though a chunk of its members names more than 256 (archive-members);
  *   - occ diff of two cubins agrees with occ diff of the ptxas logs of the same compiles
  *     (diff-cubins);
  *   - the toolkit's libcudadevrt.a equals its member read alone, and a *_static.a reads
@@ -380,6 +381,34 @@ static char *kernel_names(const char *path)
     return names;
 }
 
+/* libsections.a: a chunk of members meets more than 256 section names before
+   .kernels_extra, which the first member made known: the kernels read from it
+   are named with their section, with one thread and with four alike. */
+static void test_many_section_names(void **state)
+{
+    (void)state;
+    const char *path = fixture("libsections.a");
+    OCC(NULL, "inspect", "--json", "--jobs", "1", path);
+    assert_int_equal(last.code, EXIT_OK);
+    json_t *serial = parse_json(last.out);
+    OCC(NULL, "inspect", "--json", "--jobs", "4", path);
+    assert_int_equal(last.code, EXIT_OK);
+    json_t *parallel = parse_json(last.out);
+    json_t *functions = json_object_get(parallel, "functions");
+    assert_true(json_array_size(functions) > 0);
+    for (size_t i = 0; i < json_array_size(functions); i++) {
+        const char *section =
+            json_string_value(json_object_get(json_array_get(functions, i), "section"));
+        if (section == NULL || strcmp(section, ".kernels_extra") != 0) {
+            fail_msg("function %zu: section %s, wanted .kernels_extra", i,
+                     section != NULL ? section : "null");
+        }
+    }
+    assert_same_functions(json_object_get(serial, "functions"), functions);
+    json_decref(serial);
+    json_decref(parallel);
+}
+
 static void test_rdc_object_alone(void **state)
 {
     (void)state;
@@ -496,6 +525,7 @@ int main(void)
     const struct CMUnitTest with_nvcc[] = {
         cmocka_unit_test(test_archive_is_its_members),
         cmocka_unit_test(test_rdc_object_alone),
+        cmocka_unit_test(test_many_section_names),
         cmocka_unit_test(test_diff_of_cubins_agrees_with_logs),
         cmocka_unit_test(test_toolkit_archives),
     };

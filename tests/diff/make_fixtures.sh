@@ -17,6 +17,12 @@
 #                                the next member's data off an 8-byte boundary
 #   libvariants.a                ar rc of note.txt, the -rdc object (a long name: GNU's
 #                                "//" table), whole.o and extra.o
+#   libsections.a                130 objects: the first names .kernels_extra (one byte, no
+#                                container); 56 of the next chunk of 64 members name five
+#                                data sections of their own each (280 names), and the
+#                                chunk's last holds small.fatbin in .kernels_extra: a
+#                                chunk met more than 256 names before the one the
+#                                collector knew (inspect/engine/collect.c, archive chunks)
 set -eu
 nvcc=$1
 src=$2
@@ -33,4 +39,24 @@ printf '%s\n' '.section .kernels_extra,"a"' '.balign 8' '.incbin "small.fatbin"'
 printf 'abc' > note.txt
 rm -f libvariants.a
 ar rc libvariants.a note.txt variants_relocatable_device_code.o whole.o extra.o
+mkdir -p sections
+i=0
+while [ $i -lt 130 ]; do
+    {
+        if [ $i -eq 0 ]; then
+            printf '%s\n' '.section .kernels_extra,"a"' '.byte 0'
+        elif [ $i -eq 127 ]; then
+            printf '%s\n' '.section .kernels_extra,"a"' '.balign 8' '.incbin "small.fatbin"'
+        elif [ $i -ge 64 ] && [ $i -lt 120 ]; then
+            for k in 1 2 3 4 5; do printf '.section .rodata.m%d_%d,"a"\n.byte %d\n' $i $k $k; done
+        else
+            printf '%s\n' '.section .rodata,"a"' '.byte 1'
+        fi
+    } > sections/m$i.s
+    "${CC:-cc}" -c sections/m$i.s -o sections/m$i.o
+    i=$((i + 1))
+done
+rm -f libsections.a
+i=0
+while [ $i -lt 130 ]; do ar q libsections.a sections/m$i.o; i=$((i + 1)); done
 touch stamp
