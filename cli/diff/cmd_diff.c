@@ -13,12 +13,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include "clock.h"
 #include "diff.h"
 #include "file_read.h"
 #include "gpu_select.h"
@@ -190,13 +190,6 @@ static bool check_args(const diff_args *a, cli_error *err)
     return true;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One side's read, on its own thread. */
 typedef struct side_read {
     occ_inspect_input input;
@@ -212,12 +205,12 @@ typedef struct side_read {
 static void *read_side(void *context)
 {
     side_read *s = context;
-    double start = now_seconds();
+    double start = cli_now_seconds();
     s->status = occ_inspect_read(&s->input, 1, s->options, &s->result, &s->err);
     if (s->status == OCC_OK && s->filter != NULL) {
         s->status = occ_inspect_filter(s->result, s->filter, &s->err);
     }
-    s->seconds = now_seconds() - start;
+    s->seconds = cli_now_seconds() - start;
     return NULL;
 }
 
@@ -257,9 +250,9 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
         sides[i].filter = a->filter;
     }
     cli_error err;
-    double start = now_seconds();
+    double start = cli_now_seconds();
     bool read_ok = read_both(sides, &err);
-    double read_done = now_seconds();
+    double read_done = cli_now_seconds();
     int code = EXIT_OK;
     diff_report report;
     memset(&report, 0, sizeof report);
@@ -275,7 +268,7 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     } else {
         gate_apply(&report);
         diff_sort(&report);
-        double compared = now_seconds();
+        double compared = cli_now_seconds();
         switch (a->output) {
         case DIFF_OUT_JSON: diff_print_json(io->out, &report); break;
         case DIFF_OUT_MARKDOWN: diff_print_markdown(io->out, &report, a->top); break;
@@ -287,7 +280,7 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
                     "occ diff: seconds: read %.3f (old %.3f, new %.3f, at once), compare %.3f, "
                     "output %.3f\n",
                     read_done - start, sides[0].seconds, sides[1].seconds, compared - read_done,
-                    now_seconds() - compared);
+                    cli_now_seconds() - compared);
         }
         if (report.failed > 0) {
             char summary[512];

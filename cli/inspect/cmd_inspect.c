@@ -8,13 +8,13 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include "clock.h"
 #include "baseline_save.h"
 #include "gpu_select.h"
 #include "file_read.h"
@@ -281,13 +281,6 @@ static bool make_inputs(const inspect_args *a, const cli_io *io, occ_inspect_inp
     return true;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Reads, filters, sorts and prints; the caller frees what it allocated. */
 static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *io)
 {
@@ -302,7 +295,7 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
         /* the library's line names the input (and the offset) where it has one */
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
     }
-    double start = now_seconds();
+    double start = cli_now_seconds();
     if (a->filter != NULL && occ_inspect_filter(r, a->filter, &err) != OCC_OK) {
         occ_inspect_result_free(r);
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
@@ -317,7 +310,7 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
         occ_inspect_result_free(r);
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
     }
-    double sorted = now_seconds();
+    double sorted = cli_now_seconds();
     switch (a->output) {
     case INSPECT_OUT_JSON: inspect_print_json(io->out, r, a); break;
     case INSPECT_OUT_CSV: inspect_print_csv(io->out, r, a); break;
@@ -336,7 +329,7 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
                 "threads waited %.3f s for large buffers; %zu entries read in part, %zu of "
                 "those tried read whole\n",
                 t.split_seconds, t.read_seconds, t.scanned_seconds, t.merge_seconds,
-                t.names_seconds, sorted - start, now_seconds() - sorted, totals.distinct_names,
+                t.names_seconds, sorted - start, cli_now_seconds() - sorted, totals.distinct_names,
                 t.pool_wait_seconds, t.entries_in_part, t.entries_part_refused);
     }
     occ_inspect_result_free(r);
