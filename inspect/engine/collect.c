@@ -125,7 +125,7 @@ typedef struct task {
     size_t base;      /* where the archive member (or file) the task is in starts:
                          containers are scanned for at 8-byte steps from there */
     size_t work;      /* bytes it reads (decompressed size of a compressed
-                         entry): the largest run first */
+                         entry): sets the order of the run (compare_work) */
     atomic_bool done; /* the sweep may pass it (drop_done_tasks): it started */
     candidate *found; /* TASK_SCAN: containers found, in file order */
     size_t found_count, found_cap;
@@ -166,7 +166,7 @@ typedef struct collector {
     task *tasks;
     size_t task_count, task_cap;
     size_t round_start; /* tasks [round_start, task_count) are this round's */
-    size_t *run_order;  /* this round's task indices, largest work first */
+    size_t *run_order;  /* this round's task indices, in the order compare_work sets */
     atomic_size_t next_task;
     /* Forgetting the pages of finished tasks (drop_done_tasks): */
     pthread_mutex_t drop_lock;
@@ -199,7 +199,7 @@ typedef struct collector {
     size_t drop_from;      /* pages before this are already forgotten */
     int jobs;              /* threads */
     bool walk_drops_swept; /* splitting an archive member: its walked pages
-                              are forgotten by split_members */
+                              are forgotten by split_members, per chunk */
 } collector;
 
 double inspect_now(void)
@@ -790,7 +790,7 @@ static task *add_task(collector *c, task_kind kind, size_t offset, size_t size)
 static void drop_walked(collector *c, size_t offset, bool now)
 {
     if (c->walk_drops_swept) {
-        return; /* an archive member's: split_members sweeps them */
+        return; /* an archive member's: split_members forgets them per chunk */
     }
     const input_file *file = &c->files[c->file];
     size_t to = offset < file->size ? offset : file->size;
