@@ -62,21 +62,6 @@ static const char *symbol_name(const cubin_reader *r, uint32_t offset, size_t *l
     return name;
 }
 
-/* Contents the reader reads, at hand (a cubin read in part may lack them:
-   err->missing says so). */
-static const uint8_t *contents_at_hand(const elf64_file *elf, const elf64_section *s,
-                                       uint32_t index, insp_error *err)
-{
-    const uint8_t *p = elf64_bytes(elf, s->offset, s->size);
-    if (p == NULL) {
-        size_t len;
-        const char *name = elf64_section_name(elf, s, &len);
-        insp_fail_missing(err, (size_t)(elf->shoff + (uint64_t)index * ELF64_SHDR_BYTES),
-                          "section %u '%.60s' was not kept", index, name);
-    }
-    return p;
-}
-
 /* A table the reader indexes into must lie in the file: in range, and not
    SHT_NOBITS (whose offset points at no bytes of the file). */
 static bool table_in_file(const elf64_file *elf, const elf64_section *s, uint32_t index,
@@ -119,8 +104,8 @@ static bool find_tables(cubin_reader *r, insp_error *err)
             if (!table_in_file(elf, &strings, s.link, "string table", err)) {
                 return false;
             }
-            r->symtab = contents_at_hand(elf, &s, i, err);
-            r->strtab = contents_at_hand(elf, &strings, s.link, err);
+            r->symtab = elf64_section_contents(elf, &s, i, err);
+            r->strtab = elf64_section_contents(elf, &strings, s.link, err);
             if (r->symtab == NULL || r->strtab == NULL) {
                 return false;
             }
@@ -342,7 +327,7 @@ static bool read_sections(cubin_reader *r, insp_error *err)
         bool function_info = !module_info && starts_with(name, len, ".nv.info.") && owner >= 0;
         const uint8_t *contents = NULL;
         if (module_info || function_info) {
-            contents = nobits ? elf->data : contents_at_hand(elf, &s, i, err);
+            contents = nobits ? elf->data : elf64_section_contents(elf, &s, i, err);
             if (contents == NULL) {
                 return false;
             }
@@ -385,7 +370,7 @@ static bool parse_opened(cubin_reader *r, char suffix_hint, const insp_sink *sin
         const char *name = elf64_section_name(&r->elf, &s, &len);
         if (len == 10 && memcmp(name, ".nv.compat", 10) == 0 &&
             insp_fits(r->elf.size, s.offset, s.size) && s.type != ELF_SHT_NOBITS) {
-            const uint8_t *compat = contents_at_hand(&r->elf, &s, i, err);
+            const uint8_t *compat = elf64_section_contents(&r->elf, &s, i, err);
             ok = compat != NULL;
             if (ok) {
                 r->suffix = compat_suffix(compat, (size_t)s.size);

@@ -26,6 +26,25 @@ const uint8_t *elf64_bytes(const elf64_file *elf, uint64_t offset, uint64_t leng
     return NULL;
 }
 
+const uint8_t *elf64_section_contents(const elf64_file *elf, const elf64_section *s, uint32_t index,
+                                      insp_error *err)
+{
+    const uint8_t *p = elf64_bytes(elf, s->offset, s->size);
+    if (p == NULL) {
+        size_t len;
+        const char *name = elf64_section_name(elf, s, &len);
+        insp_fail_missing(err, (size_t)(elf->shoff + (uint64_t)index * ELF64_SHDR_BYTES),
+                          "section %u '%.60s' was not kept", index, name);
+    }
+    return p;
+}
+
+uint64_t elf64_section_table_offset(const uint8_t *data, size_t size)
+{
+    /* gABI: e_shoff is the 8 bytes at 40 */
+    return size >= ELF64_HEADER_BYTES && elf64_is_elf(data, size) ? insp_u64(data + 40) : 0;
+}
+
 /* Bytes the header points at, checked to lie in the file and be at hand. */
 static const uint8_t *table_bytes(const elf64_file *elf, uint64_t offset, uint64_t length,
                                   size_t header_field, const char *what, insp_error *err)
@@ -66,7 +85,7 @@ static bool open_view(elf64_file *elf, size_t head_bytes, insp_error *err)
     elf->type = insp_u16(data + 16);
     elf->machine = insp_u16(data + 18);
     elf->flags = insp_u32(data + 48);
-    elf->shoff = insp_u64(data + 40);
+    elf->shoff = elf64_section_table_offset(data, head_bytes);
     uint16_t shentsize = insp_u16(data + 58);
     elf->shnum = insp_u16(data + 60);
     elf->shstrndx = insp_u16(data + 62);

@@ -69,6 +69,16 @@ bool elf64_open_split(const uint8_t *head, size_t head_bytes, const uint8_t *tai
    lie in it; NULL where any of them is in the absent part. */
 const uint8_t *elf64_bytes(const elf64_file *elf, uint64_t offset, uint64_t length);
 
+/* A section's contents the caller reads, which elf64_section_fits has
+   checked lie in the file; NULL with err->missing set where a file read in
+   part lacks them. */
+const uint8_t *elf64_section_contents(const elf64_file *elf, const elf64_section *s, uint32_t index,
+                                      insp_error *err);
+
+/* e_shoff of the ELF64 header at data[0], or 0 where `size` bytes hold no
+   ELF header (where a section table starts: a file read in part keeps it). */
+uint64_t elf64_section_table_offset(const uint8_t *data, size_t size);
+
 /* Section header `index` (< shnum); its contents need not fit (NOBITS). */
 void elf64_section_at(const elf64_file *elf, uint32_t index, elf64_section *out);
 

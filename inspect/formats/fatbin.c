@@ -91,8 +91,8 @@ static bool plan_part(const insp_scratch *scratch, const insp_entry *e, const ui
     plan->head_bytes = or_default(scratch->part_head_bytes, INSP_PART_HEAD_BYTES);
     plan->tail_max_bytes = or_default(scratch->part_tail_max_bytes, INSP_PART_TAIL_MAX_BYTES);
     plan->window_max_bytes = INSP_PART_WINDOW_MAX_BYTES;
-    if (plan->head_bytes < 64) {
-        return false; /* not even the ELF header */
+    if (plan->head_bytes < ELF64_HEADER_BYTES) {
+        return false;
     }
     size_t window = insp_zstd_window_bytes(payload, packed_bytes);
     return window > 0 && window <= plan->window_max_bytes &&
@@ -132,7 +132,7 @@ static bool read_cubin_in_part(const uint8_t *payload, uint32_t packed_bytes, co
     }
     bool ok = insp_zstd_stream_read(&stream, head, plan->head_bytes);
     /* the section table, and everything after it, is the tail */
-    uint64_t tail_from = ok && elf64_is_elf(head, plan->head_bytes) ? insp_u64(head + 40) : 0;
+    uint64_t tail_from = ok ? elf64_section_table_offset(head, plan->head_bytes) : 0;
     ok = ok && tail_from >= plan->head_bytes && tail_from <= size &&
          size - tail_from <= plan->tail_max_bytes &&
          insp_zstd_stream_read(&stream, NULL, (size_t)tail_from - plan->head_bytes) &&
