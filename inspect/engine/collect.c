@@ -58,7 +58,7 @@
    does): 64 members with their own .rodata.* names can pass 256. */
 #define CHUNK_MAX_SECTIONS 8192
 /* A task that reads this much (decompressed) forgets its own pages; the
-   smaller ones are swept (drop_done_tasks). */
+   smaller ones are swept (drop_started_tasks). */
 #define LARGE_TASK_WORK_BYTES (1u << 20)
 /* A task that reads this much runs before all others, the largest first:
    started in file order, NCCL 2.28's six cubins of 50 to 134 MB (zstd
@@ -122,12 +122,12 @@ typedef struct task {
     size_t size;
     size_t section_offset; /* TASK_SCAN: the whole section */
     size_t section_size;
-    size_t base;      /* where the archive member (or file) the task is in starts:
-                         containers are scanned for at 8-byte steps from there */
-    size_t work;      /* bytes it reads (decompressed size of a compressed
-                         entry): sets the order of the run (compare_work) */
-    atomic_bool done; /* the sweep may pass it (drop_done_tasks): it started */
-    candidate *found; /* TASK_SCAN: containers found, in file order */
+    size_t base;         /* where the archive member (or file) the task is in starts:
+                            containers are scanned for at 8-byte steps from there */
+    size_t work;         /* bytes it reads (decompressed size of a compressed
+                            entry): sets the order of the run (compare_work) */
+    atomic_bool started; /* the sweep may pass it (drop_started_tasks) */
+    candidate *found;    /* TASK_SCAN: containers found, in file order */
     size_t found_count, found_cap;
 } task;
 
@@ -168,7 +168,7 @@ typedef struct collector {
     size_t round_start; /* tasks [round_start, task_count) are this round's */
     size_t *run_order;  /* this round's task indices, in the order compare_work sets */
     atomic_size_t next_task;
-    /* Forgetting the pages of finished tasks (drop_done_tasks): */
+    /* Forgetting the pages of finished tasks (drop_started_tasks): */
     pthread_mutex_t drop_lock;
     size_t sweep_next; /* tasks before this (in file order) are swept */
     int sweep_file;    /* the pending span of file bytes, not yet forgotten */
@@ -621,14 +621,14 @@ static bool is_large(const task *t)
  * one forgets its own pages when done. The tasks run in file order but for
  * a few very large ones (compare_work), so the sweep keeps up.
  */
-static void drop_done_tasks(collector *c, bool all)
+static void drop_started_tasks(collector *c, bool all)
 {
     if (all) {
         pthread_mutex_lock(&c->drop_lock);
     } else if (pthread_mutex_trylock(&c->drop_lock) != 0) {
         return; /* another thread sweeps */
     }
-    for (; c->sweep_next < c->task_count && atomic_load(&c->tasks[c->sweep_next].done);
+    for (; c->sweep_next < c->task_count && atomic_load(&c->tasks[c->sweep_next].started);
          c->sweep_next++) {
         const task *t = &c->tasks[c->sweep_next];
         size_t end = t->offset + t->size;
@@ -663,17 +663,18 @@ static void drop_done_tasks(collector *c, bool all)
 /* A task starts: the sweep may pass it from now on. */
 static void start_task(collector *c, task *t)
 {
-    if (!atomic_load(&t->done)) {
-        atomic_store(&t->done, true);
-        drop_done_tasks(c, false);
+    if (!atomic_load(&t->started)) {
+        atomic_store(&t->started, true);
+        drop_started_tasks(c, false);
     }
 }
 
-/* A task is finished, or set aside (`finished` false): a large one forgets
-   its own pages (the sweep may have passed it long ago). */
-static void finish_task(collector *c, task *t, bool finished)
+/* A task is finished: a large one forgets its own pages (the sweep may have
+   passed it long ago; one set aside is large, and forgets them when it is
+   run at last). */
+static void finish_task(collector *c, const task *t)
 {
-    if (is_large(t) && finished) {
+    if (is_large(t)) {
         drop_pages(c, &c->files[t->file], t->offset, t->size);
     }
 }
@@ -709,7 +710,6 @@ static void run_task(worker *w, task *t, bool wait)
         ok = read_entry_task(w, data, t->size, wait, &deferred, &err);
         if (deferred) {
             defer_task(c, (size_t)(t - c->tasks));
-            finish_task(c, t, false);
             return;
         }
         break;
@@ -733,7 +733,7 @@ static void run_task(worker *w, task *t, bool wait)
         w->scratch.data = NULL;
         w->scratch.capacity = 0;
     }
-    finish_task(c, t, true);
+    finish_task(c, t);
 }
 
 static void *worker_main(void *context)
@@ -1625,7 +1625,7 @@ static occ_status run_round(collector *c, worker *workers, int jobs, occ_inspect
     for (int i = 1; i <= started; i++) {
         pthread_join(workers[i].thread, NULL);
     }
-    drop_done_tasks(c, true);
+    drop_started_tasks(c, true);
     bool oom = false;
     for (int i = 0; i < jobs; i++) {
         oom = oom || workers[i].failed;
