@@ -18,7 +18,10 @@
  *   K device context stream correlation start_ns end_ns grid_x grid_y grid_z
  *     block_x block_y block_z regs static_smem dyn_smem local_per_thread
  *     smem_executed shmem_limit_config carveout_requested(-1: none)
- *     cluster_x cluster_y cluster_z cluster_policy graph_id launch_type name
+ *     cluster_x cluster_y cluster_z cluster_policy graph_id launch_type
+ *     cache_config name
+ * cache_config is the record's cacheConfig byte: the requested cudaFuncCache
+ * preference in its low 4 bits, the executed one in its high 4 bits.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -41,10 +44,13 @@ static unsigned long long kernels_written, records_dropped;
 
 static void write_kernel(const OCC_KERNEL_RECORD *k)
 {
+    /* cacheConfig is the byte after `kind` in every kernel record since
+       CUpti_ActivityKernel4: a union of the byte and two 4-bit fields. */
+    unsigned cache_config = ((const unsigned char *)k)[sizeof(CUpti_ActivityKind)];
     int carveout = k->isSharedMemoryCarveoutRequested ? (int)k->sharedMemoryCarveoutRequested : -1;
     fprintf(out_file,
             "K\t%u\t%u\t%u\t%u\t%llu\t%llu\t%d\t%d\t%d\t%d\t%d\t%d\t%u\t%d\t%d\t%u\t%u\t%u\t%d\t"
-            "%u\t%u\t%u\t%u\t%u\t%u\t%s\n",
+            "%u\t%u\t%u\t%u\t%u\t%u\t%u\t%s\n",
             k->deviceId, k->contextId, k->streamId, k->correlationId,
             (unsigned long long)k->start, (unsigned long long)k->end, k->gridX, k->gridY, k->gridZ,
             k->blockX, k->blockY, k->blockZ, (unsigned)k->registersPerThread,
@@ -52,7 +58,7 @@ static void write_kernel(const OCC_KERNEL_RECORD *k)
             (unsigned)k->sharedMemoryExecuted, (unsigned)k->shmemLimitConfig, carveout,
             (unsigned)k->clusterX, (unsigned)k->clusterY, (unsigned)k->clusterZ,
             (unsigned)k->clusterSchedulingPolicy, (unsigned)k->graphId, (unsigned)k->launchType,
-            k->name ? k->name : "");
+            cache_config, k->name ? k->name : "");
     kernels_written++;
 }
 
