@@ -12,4 +12,5 @@
 #pragma GCC visibility push(default)
 #include "occ.h"
 #include "occ_inspect.h"
+#include "occ_profile.h"
 #pragma GCC visibility pop

@@ -6,7 +6,8 @@
 #   scripts/deps.sh test    what `make test` needs as well (web included)
 set -euo pipefail
 
-build_pkgs=(gcc make cmake pkg-config libjansson-dev liblz4-dev libzstd-dev libiberty-dev)
+build_pkgs=(gcc make cmake pkg-config libjansson-dev liblz4-dev libzstd-dev libiberty-dev
+    libsqlite3-dev libyajl-dev zlib1g-dev)
 test_pkgs=(libcmocka-dev zlib1g-dev clang-14 clang-format-14 lld-14 libclang-rt-14-dev chromium git
     groff-base man-db python3-venv python3-pip python3-setuptools python3-wheel python3-pytest python3-numpy)
 web_pkgs=(clang-14 lld-14)

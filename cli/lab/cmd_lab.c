@@ -457,6 +457,9 @@ static bool analyse(const lab_args *a, FILE *records, const char *name, const la
 
 int cmd_lab(int argc, char **argv, const cli_io *io)
 {
+    if (argc > 1 && strcmp(argv[1], "trace") == 0) {
+        return cmd_lab_trace(argc - 1, argv + 1, io);
+    }
     lab_args a = {.format = LAB_TEXT};
     cli_error err;
     if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {

@@ -29,4 +29,7 @@ bool lab_report(FILE *out, const lab_data *data, const lab_selection *sel, lab_f
 bool lab_svg_write_all(const char *dir, const lab_data *data, const lab_selection *sel,
                        cli_error *err);
 
+/* `occ lab trace` (lab_trace.c): argv[0] is "trace". */
+int cmd_lab_trace(int argc, char **argv, const cli_io *io);
+
 #endif /* OCC_CLI_LAB_OUTPUT_H */

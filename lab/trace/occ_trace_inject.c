@@ -51,14 +51,13 @@ static void write_kernel(const OCC_KERNEL_RECORD *k)
     fprintf(out_file,
             "K\t%u\t%u\t%u\t%u\t%llu\t%llu\t%d\t%d\t%d\t%d\t%d\t%d\t%u\t%d\t%d\t%u\t%u\t%u\t%d\t"
             "%u\t%u\t%u\t%u\t%u\t%u\t%u\t%s\n",
-            k->deviceId, k->contextId, k->streamId, k->correlationId,
-            (unsigned long long)k->start, (unsigned long long)k->end, k->gridX, k->gridY, k->gridZ,
-            k->blockX, k->blockY, k->blockZ, (unsigned)k->registersPerThread,
-            k->staticSharedMemory, k->dynamicSharedMemory, k->localMemoryPerThread,
-            (unsigned)k->sharedMemoryExecuted, (unsigned)k->shmemLimitConfig, carveout,
-            (unsigned)k->clusterX, (unsigned)k->clusterY, (unsigned)k->clusterZ,
-            (unsigned)k->clusterSchedulingPolicy, (unsigned)k->graphId, (unsigned)k->launchType,
-            cache_config, k->name ? k->name : "");
+            k->deviceId, k->contextId, k->streamId, k->correlationId, (unsigned long long)k->start,
+            (unsigned long long)k->end, k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY,
+            k->blockZ, (unsigned)k->registersPerThread, k->staticSharedMemory,
+            k->dynamicSharedMemory, k->localMemoryPerThread, (unsigned)k->sharedMemoryExecuted,
+            (unsigned)k->shmemLimitConfig, carveout, (unsigned)k->clusterX, (unsigned)k->clusterY,
+            (unsigned)k->clusterZ, (unsigned)k->clusterSchedulingPolicy, (unsigned)k->graphId,
+            (unsigned)k->launchType, cache_config, k->name ? k->name : "");
     kernels_written++;
 }
 

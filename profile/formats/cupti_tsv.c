@@ -1,0 +1,256 @@
+/*
+ * cupti_tsv.c - the records of occ's CUPTI recorder (lab/trace/
+ * occ_trace_inject.c, format "occ-trace 1"): a line per device ("D") and per
+ * kernel launch ("K"), tab-separated, written at the traced program's exit.
+ * This file owns that format's reading; occ_profile_convert_cupti writes
+ * what it reads as Nsight Systems' SQLite schema (nsys_sqlite.c). The file
+ * may be gzipped.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "prof_formats.h"
+
+#define CUPTI_TSV_HEADER "# occ-trace 1"
+#define CUPTI_TSV_MAX_LINE (OCC_PROFILE_MAX_NAME_LENGTH * 2 + 1024)
+#define CUPTI_TSV_KERNEL_FIELDS 28
+
+/* Splits line at tabs in place; returns the field count (at most max). */
+static int split(char *line, char **fields, int max)
+{
+    int n = 0;
+    fields[n++] = line;
+    for (char *p = line; *p && n < max; p++) {
+        if (*p == '\t') {
+            *p = '\0';
+            fields[n++] = p + 1;
+        }
+    }
+    return n;
+}
+
+static bool number(const char *text, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || errno == ERANGE || v < lo || v > hi) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* The columns of a "K" line after the kind, in order (occ_trace_inject.c). */
+enum {
+    K_DEVICE = 1,
+    K_CONTEXT,
+    K_STREAM,
+    K_CORRELATION,
+    K_START,
+    K_END,
+    K_GRID_X,
+    K_GRID_Y,
+    K_GRID_Z,
+    K_BLOCK_X,
+    K_BLOCK_Y,
+    K_BLOCK_Z,
+    K_REGS,
+    K_STATIC,
+    K_DYN,
+    K_LOCAL,
+    K_EXECUTED,
+    K_LIMIT_CONFIG,
+    K_CARVEOUT,
+    K_CLUSTER_X,
+    K_CLUSTER_Y,
+    K_CLUSTER_Z,
+    K_POLICY,
+    K_GRAPH,
+    K_LAUNCH_TYPE,
+    K_CACHE,
+    K_NAME
+};
+
+typedef occ_status (*cupti_launch_fn)(void *context, const prof_launch *l, long long start_ns,
+                                      long long stream, long long correlation,
+                                      occ_profile_error *err);
+
+typedef struct cupti_sink {
+    cupti_launch_fn launch;
+    occ_status (*device)(void *context, const prof_device *d, occ_profile_error *err);
+    void *context;
+} cupti_sink;
+
+static occ_status read_cupti(const char *path, const cupti_sink *sink, long long *launches,
+                             occ_profile_error *err)
+{
+    gzFile f = gzopen(path, "rb"); /* plain or gzipped */
+    if (!f) {
+        return prof_error(err, OCC_ERR_IO, path, 0, -1, "cannot open: %s", strerror(errno));
+    }
+    char *line = malloc(CUPTI_TSV_MAX_LINE);
+    if (!line) {
+        gzclose(f);
+        return prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, 0, -1, "out of memory");
+    }
+    occ_status st = OCC_OK;
+    long long number_of_line = 0;
+    bool ended = false;
+    *launches = 0;
+    while (st == OCC_OK && gzgets(f, line, CUPTI_TSV_MAX_LINE)) {
+        number_of_line++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n') {
+            line[--len] = '\0';
+        } else if (!gzeof(f)) {
+            st = prof_error(err, OCC_ERR_LIMIT, path, 0, number_of_line,
+                            "line %lld: longer than %d bytes", number_of_line, CUPTI_TSV_MAX_LINE);
+            break;
+        }
+        if (number_of_line == 1) {
+            if (strcmp(line, CUPTI_TSV_HEADER) != 0) {
+                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, 1,
+                                "line 1: not occ's CUPTI records (no '%s')", CUPTI_TSV_HEADER);
+            }
+            continue;
+        }
+        char *fields[CUPTI_TSV_KERNEL_FIELDS + 1];
+        int n = split(line, fields, CUPTI_TSV_KERNEL_FIELDS + 1);
+        if (strcmp(fields[0], "D") == 0 && n == 6) {
+            long long id, sms, major, minor;
+            if (!number(fields[1], 0, 1 << 20, &id) || !number(fields[3], 0, 1 << 20, &sms) ||
+                !number(fields[4], 0, 99, &major) || !number(fields[5], 0, 99, &minor)) {
+                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                                "line %lld: a device line with a field out of range",
+                                number_of_line);
+                break;
+            }
+            prof_device d = {(int)id, fields[2], (int)sms, (int)major, (int)minor};
+            st = sink->device(sink->context, &d, err);
+        } else if (strcmp(fields[0], "K") == 0 && n == CUPTI_TSV_KERNEL_FIELDS) {
+            long long v[K_NAME];
+            for (int i = 1; i < K_NAME; i++) {
+                long long lo = i == K_CARVEOUT ? -1 : 0;
+                if (!number(fields[i], lo, i == K_START || i == K_END ? INT64_MAX : INT32_MAX,
+                            &v[i])) {
+                    st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                                    "line %lld: field %d '%.30s' is not a number in range",
+                                    number_of_line, i + 1, fields[i]);
+                    break;
+                }
+            }
+            if (st != OCC_OK) {
+                break;
+            }
+            if (v[K_END] < v[K_START]) {
+                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                                "line %lld: the launch ends before it starts", number_of_line);
+                break;
+            }
+            prof_launch l = {0};
+            l.name = l.mangled = fields[K_NAME];
+            l.name_length = l.mangled_length = strlen(fields[K_NAME]);
+            l.device = (int)v[K_DEVICE];
+            for (int i = 0; i < 3; i++) {
+                l.grid[i] = (int)v[K_GRID_X + i];
+                l.block[i] = (int)v[K_BLOCK_X + i];
+                l.cluster[i] = (int)v[K_CLUSTER_X + i];
+            }
+            if (l.cluster[0] * l.cluster[1] * l.cluster[2] <= 1) {
+                l.cluster[0] = l.cluster[1] = l.cluster[2] = 0;
+            }
+            l.cluster_known = true;
+            l.regs_per_thread = (int)v[K_REGS];
+            l.static_smem_bytes = (int)v[K_STATIC];
+            l.dyn_smem_bytes = (int)v[K_DYN];
+            l.smem_bytes =
+                (int)(v[K_STATIC] + v[K_DYN] > INT32_MAX ? INT32_MAX : v[K_STATIC] + v[K_DYN]);
+            l.local_bytes_per_thread = (int)v[K_LOCAL];
+            l.smem_executed_bytes = (int)v[K_EXECUTED];
+            l.cache_preference = (int)(v[K_CACHE] & 0xF);
+            l.carveout_percent = v[K_CARVEOUT] <= 100 ? (int)v[K_CARVEOUT] : -1;
+            l.duration_us = (double)(v[K_END] - v[K_START]) / 1000.0;
+            st = prof_launch_check(&l, path, 0, number_of_line, "line", err);
+            if (st == OCC_OK) {
+                st =
+                    sink->launch(sink->context, &l, v[K_START], v[K_STREAM], v[K_CORRELATION], err);
+            }
+            (*launches)++;
+        } else if (strcmp(fields[0], "E") == 0) {
+            ended = true;
+        } else {
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                            "line %lld: not a D, K or E record of the expected width",
+                            number_of_line);
+        }
+    }
+    int code = Z_OK;
+    gzerror(f, &code);
+    if (st == OCC_OK && code != Z_OK && code != Z_STREAM_END) {
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                        "line %lld: cannot be read (damaged gzip?)", number_of_line + 1);
+    }
+    if (st == OCC_OK && number_of_line == 0) {
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, 1, "empty: no records");
+    }
+    if (st == OCC_OK && !ended) {
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                        "no end record: the traced program did not exit normally, so CUPTI's "
+                        "last buffers were never written");
+    }
+    free(line);
+    gzclose(f);
+    return st;
+}
+
+typedef struct convert_state {
+    prof_sqlite_writer *writer;
+} convert_state;
+
+/* The kernel's short name as nsys keeps it: the demangled name up to its
+   parameters, or the mangled one as it is. */
+static occ_status convert_launch(void *context, const prof_launch *l, long long start_ns,
+                                 long long stream, long long correlation, occ_profile_error *err)
+{
+    convert_state *c = context;
+    return prof_sqlite_writer_launch(c->writer, l, start_ns, stream, correlation, l->name, err);
+}
+
+static occ_status convert_device(void *context, const prof_device *d, occ_profile_error *err)
+{
+    convert_state *c = context;
+    return prof_sqlite_writer_device(c->writer, d, err);
+}
+
+occ_status occ_profile_convert_cupti(const char *records_path, const char *sqlite_path,
+                                     long long *launches, occ_profile_error *err)
+{
+    long long count = 0;
+    if (!records_path || !sqlite_path) {
+        return prof_error(err, OCC_ERR_NULL_POINTER, NULL, -1, -1, "both paths are required");
+    }
+    convert_state c = {NULL};
+    occ_status st = prof_sqlite_writer_open(sqlite_path, &c.writer, err);
+    if (st != OCC_OK) {
+        return st;
+    }
+    const cupti_sink sink = {convert_launch, convert_device, &c};
+    st = read_cupti(records_path, &sink, &count, err);
+    occ_status closed = prof_sqlite_writer_close(c.writer, st == OCC_OK ? err : NULL);
+    if (st == OCC_OK) {
+        st = closed;
+    }
+    if (st != OCC_OK) {
+        remove(sqlite_path);
+    }
+    if (launches) {
+        *launches = count;
+    }
+    return st;
+}

@@ -1,0 +1,334 @@
+/*
+ * nsys_csv.c - `nsys stats --report cuda_gpu_trace --format csv`: one row
+ * per GPU activity, kernels among memory copies and sets. The columns are
+ * found by their headers (nsys versions differ in order and spelling):
+ *
+ *   Start (ns), Duration (ns), CorrId, GrdX, GrdY, GrdZ, BlkX, BlkY, BlkZ,
+ *   Reg/Trd, StcSMem (MB), DymSMem (MB) (or DynSMem), Bytes (MB), ...,
+ *   Device ("NVIDIA H200 (0)"), Ctx, Strm, Name
+ *
+ * Rows without a grid (copies and sets) are passed over. Sizes printed in
+ * MB are MB of 10^6 bytes (nsys's report scripts divide by 1e6), rounded to
+ * the nearest byte; time units follow the header ("(ns)", "(us)", "(ms)",
+ * "(s)"). nsys prints shared memory in MB with a few decimals, so a size
+ * can be off by up to half the last digit: the group's note says so.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "prof_formats.h"
+
+#define CSV_MAX_LINE_BYTES (1 << 20)
+#define CSV_MAX_FIELDS 64
+
+enum {
+    F_DURATION,
+    F_GRID_X,
+    F_GRID_Y,
+    F_GRID_Z,
+    F_BLOCK_X,
+    F_BLOCK_Y,
+    F_BLOCK_Z,
+    F_REGS,
+    F_STATIC,
+    F_DYN,
+    F_DEVICE,
+    F_NAME,
+    F_COUNT
+};
+
+static const char *const field_prefixes[F_COUNT][2] = {
+    [F_DURATION] = {"Duration", NULL}, [F_GRID_X] = {"GrdX", NULL},
+    [F_GRID_Y] = {"GrdY", NULL},       [F_GRID_Z] = {"GrdZ", NULL},
+    [F_BLOCK_X] = {"BlkX", NULL},      [F_BLOCK_Y] = {"BlkY", NULL},
+    [F_BLOCK_Z] = {"BlkZ", NULL},      [F_REGS] = {"Reg/Trd", NULL},
+    [F_STATIC] = {"StcSMem", NULL},    [F_DYN] = {"DymSMem", "DynSMem"},
+    [F_DEVICE] = {"Device", NULL},     [F_NAME] = {"Name", NULL},
+};
+
+typedef struct csv_reader {
+    gzFile f;
+    char *line;
+    size_t length;
+    long long number; /* line number of the record just read */
+    char *fields[CSV_MAX_FIELDS];
+    int count;
+} csv_reader;
+
+/* Reads one record (quoted fields may hold newlines and commas) and splits
+   it in place. 1: a record; 0: end; -1: too long; -2: read error. */
+static int csv_next(csv_reader *r)
+{
+    r->length = 0;
+    bool quoted = false;
+    for (;;) {
+        int c = gzgetc(r->f);
+        if (c == -1) {
+            int code;
+            gzerror(r->f, &code);
+            if (code != Z_OK && code != Z_STREAM_END) {
+                return -2;
+            }
+            if (r->length == 0) {
+                return 0;
+            }
+            break;
+        }
+        if (c == '"') {
+            quoted = !quoted;
+        }
+        if (c == '\n' && !quoted) {
+            break;
+        }
+        if (r->length + 1 >= CSV_MAX_LINE_BYTES) {
+            return -1;
+        }
+        r->line[r->length++] = (char)c;
+    }
+    r->number++;
+    if (r->length && r->line[r->length - 1] == '\r') {
+        r->length--;
+    }
+    r->line[r->length] = '\0';
+    /* split: fields unquoted in place ("" inside quotes is one quote) */
+    r->count = 0;
+    char *p = r->line;
+    for (;;) {
+        if (r->count == CSV_MAX_FIELDS) {
+            break;
+        }
+        char *out = p;
+        r->fields[r->count++] = p;
+        bool in_quotes = false;
+        while (*p && (in_quotes || *p != ',')) {
+            if (*p == '"') {
+                if (in_quotes && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                    continue;
+                }
+                in_quotes = !in_quotes;
+                p++;
+                continue;
+            }
+            *out++ = *p++;
+        }
+        bool more = *p == ',';
+        *out = '\0';
+        if (!more) {
+            break;
+        }
+        p++;
+    }
+    return 1;
+}
+
+static bool starts_with(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* The scale of a header's unit to bytes or microseconds; 0 if unknown. */
+static double unit_scale(const char *header, bool time)
+{
+    const char *open = strchr(header, '(');
+    if (!open) {
+        return time ? 1e-3 : 1.0; /* nsys prints ns and bytes without a unit */
+    }
+    static const struct {
+        const char *unit;
+        double scale;
+    } times[] = {{"(ns)", 1e-3}, {"(us)", 1.0}, {"(ms)", 1e3}, {"(s)", 1e6}},
+      sizes[] = {
+          {"(B)", 1.0}, {"(KB)", 1e3}, {"(MB)", 1e6}, {"(KiB)", 1024.0}, {"(MiB)", 1048576.0}};
+    const size_t n = time ? sizeof times / sizeof times[0] : sizeof sizes / sizeof sizes[0];
+    for (size_t i = 0; i < n; i++) {
+        const char *unit = time ? times[i].unit : sizes[i].unit;
+        if (strcmp(open, unit) == 0) {
+            return time ? times[i].scale : sizes[i].scale;
+        }
+    }
+    return 0;
+}
+
+static bool parse_double(const char *text, double *out)
+{
+    while (*text == ' ') {
+        text++;
+    }
+    if (!*text) {
+        return false;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    while (*end == ' ') {
+        end++;
+    }
+    if (*end || errno == ERANGE || !isfinite(v)) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink,
+                              occ_profile_error *err)
+{
+    csv_reader r = {0};
+    r.f = gzopen(path, "rb");
+    if (!r.f) {
+        return prof_error(err, OCC_ERR_IO, path, input, -1, "cannot open");
+    }
+    r.line = malloc(CSV_MAX_LINE_BYTES);
+    if (!r.line) {
+        gzclose(r.f);
+        return prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, input, -1, "out of memory");
+    }
+    occ_status st = OCC_OK;
+    int column[F_COUNT];
+    double scale_duration = 0, scale_static = 0, scale_dyn = 0;
+    int rc = csv_next(&r);
+    if (rc != 1) {
+        st = prof_error(err, rc == -2 ? OCC_ERR_IO : OCC_ERR_BAD_FORMAT, path, input, 1,
+                        "line 1: %s", rc == 0 ? "empty" : "no header");
+        goto done;
+    }
+    for (int f = 0; f < F_COUNT; f++) {
+        column[f] = -1;
+        for (int i = 0; i < r.count && column[f] < 0; i++) {
+            for (int k = 0; k < 2; k++) {
+                if (field_prefixes[f][k] && starts_with(r.fields[i], field_prefixes[f][k])) {
+                    column[f] = i;
+                    if (f == F_DURATION) {
+                        scale_duration = unit_scale(r.fields[i], true);
+                    } else if (f == F_STATIC) {
+                        scale_static = unit_scale(r.fields[i], false);
+                    } else if (f == F_DYN) {
+                        scale_dyn = unit_scale(r.fields[i], false);
+                    }
+                }
+            }
+        }
+        if (column[f] < 0) {
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1,
+                            "line 1: no column %s: not `nsys stats --report cuda_gpu_trace "
+                            "--format csv`",
+                            field_prefixes[f][0]);
+            goto done;
+        }
+    }
+    if (scale_duration == 0 || scale_static == 0 || scale_dyn == 0) {
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1,
+                        "line 1: a unit occ does not know in '%s', '%s' or '%s'",
+                        r.fields[column[F_DURATION]], r.fields[column[F_STATIC]],
+                        r.fields[column[F_DYN]]);
+        goto done;
+    }
+    while ((rc = csv_next(&r)) == 1) {
+        if (r.count == 1 && r.fields[0][0] == '\0') {
+            continue; /* a blank line */
+        }
+        int max_column = 0;
+        for (int f = 0; f < F_COUNT; f++) {
+            max_column = column[f] > max_column ? column[f] : max_column;
+        }
+        if (r.count <= max_column) {
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
+                            "line %lld: %d fields, the header has at least %d", r.number, r.count,
+                            max_column + 1);
+            goto done;
+        }
+        const char *grid_text = r.fields[column[F_GRID_X]];
+        while (*grid_text == ' ') {
+            grid_text++;
+        }
+        if (!*grid_text) {
+            continue; /* a memory copy or set */
+        }
+        prof_launch l = {0};
+        double v[F_COUNT];
+        for (int f = 0; f < F_DEVICE; f++) {
+            if (!parse_double(r.fields[column[f]], &v[f]) ||
+                (f != F_DURATION && f != F_STATIC && f != F_DYN && v[f] != floor(v[f]))) {
+                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
+                                "line %lld: %s '%.40s' is not a %s", r.number, field_prefixes[f][0],
+                                r.fields[column[f]],
+                                f == F_DURATION || f == F_STATIC || f == F_DYN ? "number"
+                                                                               : "whole number");
+                goto done;
+            }
+            if (v[f] < -1e12 || v[f] > 1e12) {
+                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
+                                "line %lld: %s %.40s is out of range", r.number,
+                                field_prefixes[f][0], r.fields[column[f]]);
+                goto done;
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            l.grid[i] = (int)(v[F_GRID_X + i] > 2147483647.0 ? -1 : v[F_GRID_X + i]);
+            l.block[i] = (int)(v[F_BLOCK_X + i] > 2147483647.0 ? -1 : v[F_BLOCK_X + i]);
+        }
+        l.regs_per_thread = (int)(v[F_REGS] > 65535 ? 65535 : v[F_REGS]);
+        double stat = floor(v[F_STATIC] * scale_static + 0.5);
+        double dyn = floor(v[F_DYN] * scale_dyn + 0.5);
+        l.static_smem_bytes = stat > 1e9 ? 1000000000 : (int)stat;
+        l.dyn_smem_bytes = dyn > 1e9 ? 1000000000 : (int)dyn;
+        l.smem_bytes = l.static_smem_bytes + l.dyn_smem_bytes;
+        l.duration_us = v[F_DURATION] * scale_duration;
+        l.local_bytes_per_thread = OCC_PROFILE_UNKNOWN;
+        l.cache_preference = -1;
+        l.carveout_percent = -1;
+        l.smem_executed_bytes = OCC_PROFILE_UNKNOWN;
+        /* "NVIDIA H200 (0)": the id in the last parentheses */
+        const char *device = r.fields[column[F_DEVICE]];
+        const char *open = strrchr(device, '(');
+        if (open) {
+            char *end;
+            long id = strtol(open + 1, &end, 10);
+            if (end != open + 1 && *end == ')' && id >= 0 && id <= 1 << 20) {
+                l.device = (int)id;
+            }
+        }
+        l.name = r.fields[column[F_NAME]];
+        l.name_length = strlen(l.name);
+        st = prof_launch_check(&l, path, input, r.number, "line", err);
+        if (st == OCC_OK) {
+            st = sink->launch(sink->context, &l, err);
+        }
+        if (st != OCC_OK) {
+            goto done;
+        }
+        if (open && open > device) {
+            /* the device's name, once per row: the sink keeps the first */
+            char name[OCC_DEVICE_NAME_BYTES];
+            size_t n = (size_t)(open - device);
+            while (n && device[n - 1] == ' ') {
+                n--;
+            }
+            n = n < sizeof name - 1 ? n : sizeof name - 1;
+            memcpy(name, device, n);
+            name[n] = '\0';
+            prof_device d = {.id = l.device, .name = name, .cc_major = -1, .cc_minor = -1};
+            st = sink->device(sink->context, &d, err);
+            if (st != OCC_OK) {
+                goto done;
+            }
+        }
+    }
+    if (rc == -1) {
+        st = prof_error(err, OCC_ERR_LIMIT, path, input, r.number + 1,
+                        "line %lld: longer than %d bytes", r.number + 1, CSV_MAX_LINE_BYTES);
+    } else if (rc == -2) {
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number + 1,
+                        "line %lld: cannot be read (damaged gzip?)", r.number + 1);
+    }
+done:
+    free(r.line);
+    gzclose(r.f);
+    return st;
+}

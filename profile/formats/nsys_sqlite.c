@@ -1,0 +1,581 @@
+/*
+ * nsys_sqlite.c - Nsight Systems' SQLite export (`nsys export --type
+ * sqlite`), read and written with SQLite itself.
+ *
+ * The schema is Nsight Systems' "SQLite Export Schema Reference": every
+ * kernel launch is a row of CUPTI_ACTIVITY_KIND_KERNEL (CUPTI's
+ * CUpti_ActivityKernel fields: start and end in ns, gridX..blockZ,
+ * registersPerThread, staticSharedMemory, dynamicSharedMemory,
+ * localMemoryPerThread, sharedMemoryExecuted, clusterX..Z, cacheConfig;
+ * names as ids into StringIds: demangledName, shortName, mangledName), and
+ * each GPU a row of TARGET_INFO_GPU (id, name, smCount, computeMajor,
+ * computeMinor). Columns come and go between nsys versions (the cluster
+ * columns arrived with Hopper), so the reader asks the table which it has,
+ * needs only the launch configuration, and reads the rest where present.
+ *
+ * sharedMemoryCarveoutRequested is not in nsys's schema: it is CUPTI's
+ * field of that name (the carveout a kernel requested, 0..100, NULL for
+ * none), which occ's writer adds because the launch-time configuration
+ * depends on it (cuDNN requests 100%); read where present.
+ *
+ * The writer creates the same tables for `occ lab trace`, whose databases
+ * are written from CUPTI records by occ, not by nsys (META_DATA_EXPORT says
+ * so in each).
+ */
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prof_formats.h"
+
+/* The version of the tables the writer creates; the reader accepts any nsys
+   version's that has the needed columns. */
+#define NSYS_SQLITE_WRITER_VERSION "occ-nsys-sqlite 1"
+
+enum {
+    COL_START,
+    COL_END,
+    COL_DEVICE,
+    COL_GRID_X,
+    COL_GRID_Y,
+    COL_GRID_Z,
+    COL_BLOCK_X,
+    COL_BLOCK_Y,
+    COL_BLOCK_Z,
+    COL_REGS,
+    COL_STATIC,
+    COL_DYN,
+    COL_LOCAL,
+    COL_EXECUTED,
+    COL_CLUSTER_X,
+    COL_CLUSTER_Y,
+    COL_CLUSTER_Z,
+    COL_CACHE,
+    COL_CARVEOUT,
+    COL_NAME,
+    COL_MANGLED,
+    COL_COUNT
+};
+
+/* The kernel table's columns occ reads, whether each is needed, and what it
+   is called in messages. */
+static const struct {
+    const char *column;
+    bool needed;
+} kernel_columns[COL_COUNT - 2] = {
+    [COL_START] = {"start", true},
+    [COL_END] = {"end", true},
+    [COL_DEVICE] = {"deviceId", false},
+    [COL_GRID_X] = {"gridX", true},
+    [COL_GRID_Y] = {"gridY", true},
+    [COL_GRID_Z] = {"gridZ", true},
+    [COL_BLOCK_X] = {"blockX", true},
+    [COL_BLOCK_Y] = {"blockY", true},
+    [COL_BLOCK_Z] = {"blockZ", true},
+    [COL_REGS] = {"registersPerThread", true},
+    [COL_STATIC] = {"staticSharedMemory", true},
+    [COL_DYN] = {"dynamicSharedMemory", true},
+    [COL_LOCAL] = {"localMemoryPerThread", false},
+    [COL_EXECUTED] = {"sharedMemoryExecuted", false},
+    [COL_CLUSTER_X] = {"clusterX", false},
+    [COL_CLUSTER_Y] = {"clusterY", false},
+    [COL_CLUSTER_Z] = {"clusterZ", false},
+    [COL_CACHE] = {"cacheConfig", false},
+    [COL_CARVEOUT] = {"sharedMemoryCarveoutRequested", false},
+};
+
+typedef struct reader {
+    const char *path;
+    int input;
+    occ_profile_error *err;
+    sqlite3 *db;
+} reader;
+
+static occ_status sql_error(reader *r, occ_status status, const char *what)
+{
+    return prof_error(r->err, status, r->path, r->input, -1, "%s: %s", what,
+                      r->db ? sqlite3_errmsg(r->db) : "cannot open");
+}
+
+static bool table_exists(reader *r, const char *table)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1,
+                           &st, NULL) != SQLITE_OK) {
+        return false;
+    }
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    bool found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
+/* Which of `names` the table has (present[i]). */
+static occ_status table_columns(reader *r, const char *table, const char *const *names, int count,
+                                bool *present)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "PRAGMA table_info(%s)", table);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        return sql_error(r, OCC_ERR_BAD_FORMAT, table);
+    }
+    memset(present, 0, (size_t)count * sizeof *present);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        for (int i = 0; name && i < count; i++) {
+            if (names[i] && strcmp(name, names[i]) == 0) {
+                present[i] = true;
+            }
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? OCC_OK : sql_error(r, OCC_ERR_BAD_FORMAT, table);
+}
+
+static occ_status read_devices(reader *r, const prof_sink *sink)
+{
+    if (!table_exists(r, "TARGET_INFO_GPU")) {
+        return OCC_OK;
+    }
+    static const char *const names[] = {"id", "name", "smCount", "computeMajor", "computeMinor"};
+    bool present[5];
+    occ_status s = table_columns(r, "TARGET_INFO_GPU", names, 5, present);
+    if (s != OCC_OK) {
+        return s;
+    }
+    if (!present[0]) {
+        return OCC_OK;
+    }
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT id, %s, %s, %s, %s FROM TARGET_INFO_GPU",
+             present[1] ? "name" : "NULL", present[2] ? "smCount" : "NULL",
+             present[3] ? "computeMajor" : "NULL", present[4] ? "computeMinor" : "NULL");
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        return sql_error(r, OCC_ERR_BAD_FORMAT, "TARGET_INFO_GPU");
+    }
+    int rc;
+    long long row = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        row++;
+        prof_device d = {.cc_major = -1, .cc_minor = -1, .name = ""};
+        long long id = sqlite3_column_int64(st, 0);
+        long long sms = sqlite3_column_int64(st, 2);
+        if (id < 0 || id > 1 << 20 || sms < 0 || sms > 1 << 20) {
+            sqlite3_finalize(st);
+            return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                              "TARGET_INFO_GPU row %lld: id %lld or smCount %lld is outside "
+                              "0..%d",
+                              row, id, sms, 1 << 20);
+        }
+        d.id = (int)id;
+        d.sm_count = (int)sms;
+        if (sqlite3_column_type(st, 1) == SQLITE_TEXT) {
+            d.name = (const char *)sqlite3_column_text(st, 1);
+        }
+        if (sqlite3_column_type(st, 3) == SQLITE_INTEGER &&
+            sqlite3_column_type(st, 4) == SQLITE_INTEGER) {
+            long long major = sqlite3_column_int64(st, 3), minor = sqlite3_column_int64(st, 4);
+            if (major >= 0 && major < 100 && minor >= 0 && minor < 100) {
+                d.cc_major = (int)major;
+                d.cc_minor = (int)minor;
+            }
+        }
+        s = sink->device(sink->context, &d, r->err);
+        if (s != OCC_OK) {
+            sqlite3_finalize(st);
+            return s;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? OCC_OK : sql_error(r, OCC_ERR_BAD_FORMAT, "TARGET_INFO_GPU");
+}
+
+/* An integer column of the row, in [lo, hi]; a missing column (NULL) gives
+   `absent`. */
+static bool int_column(reader *r, sqlite3_stmt *st, int col, long long row, long long lo,
+                       long long hi, long long absent, long long *out)
+{
+    int type = sqlite3_column_type(st, col);
+    if (type == SQLITE_NULL) {
+        *out = absent;
+        return true;
+    }
+    if (type != SQLITE_INTEGER) {
+        prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                   "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s is not an integer", row,
+                   kernel_columns[col].column);
+        return false;
+    }
+    long long v = sqlite3_column_int64(st, col);
+    if (v < lo || v > hi) {
+        prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                   "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s %lld is outside %lld..%lld", row,
+                   kernel_columns[col].column, v, lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static occ_status read_kernels(reader *r, const prof_sink *sink)
+{
+    static const char *names[COL_COUNT + 1];
+    for (int i = 0; i < COL_COUNT - 2; i++) {
+        names[i] = kernel_columns[i].column;
+    }
+    names[COL_NAME] = "demangledName";
+    names[COL_MANGLED] = "mangledName";
+    names[COL_COUNT] = "shortName";
+    bool present[COL_COUNT + 1];
+    occ_status s = table_columns(r, "CUPTI_ACTIVITY_KIND_KERNEL", names, COL_COUNT + 1, present);
+    if (s != OCC_OK) {
+        return s;
+    }
+    for (int i = 0; i < COL_COUNT - 2; i++) {
+        if (kernel_columns[i].needed && !present[i]) {
+            return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, -1,
+                              "CUPTI_ACTIVITY_KIND_KERNEL has no column %s",
+                              kernel_columns[i].column);
+        }
+    }
+    const char *name_column = present[COL_NAME]    ? "demangledName"
+                              : present[COL_COUNT] ? "shortName"
+                                                   : NULL;
+    if (!name_column) {
+        return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, -1,
+                          "CUPTI_ACTIVITY_KIND_KERNEL has no column demangledName or shortName");
+    }
+    bool strings = table_exists(r, "StringIds");
+    char sql[2048];
+    size_t n = (size_t)snprintf(sql, sizeof sql, "SELECT ");
+    for (int i = 0; i < COL_COUNT - 2; i++) {
+        n += (size_t)snprintf(sql + n, sizeof sql - n, "%s%s%s", present[i] ? "k.\"" : "NULL",
+                              present[i] ? names[i] : "", present[i] ? "\", " : ", ");
+    }
+    /* names are ids into StringIds; a text value (some writers) is taken as is */
+    if (strings) {
+        n += (size_t)snprintf(sql + n, sizeof sql - n,
+                              "COALESCE(s1.value, k.%s), %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                              "LEFT JOIN StringIds s1 ON s1.id = k.%s %s",
+                              name_column,
+                              present[COL_MANGLED] ? "COALESCE(s2.value, k.mangledName)" : "NULL",
+                              name_column,
+                              present[COL_MANGLED] ? "LEFT JOIN StringIds s2 ON s2.id = "
+                                                     "k.mangledName"
+                                                   : "");
+    } else {
+        n += (size_t)snprintf(sql + n, sizeof sql - n, "k.%s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k",
+                              name_column, present[COL_MANGLED] ? "k.mangledName" : "NULL");
+    }
+    snprintf(sql + n, sizeof sql - n, " ORDER BY k.start");
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        return sql_error(r, OCC_ERR_BAD_FORMAT, "CUPTI_ACTIVITY_KIND_KERNEL");
+    }
+    int rc;
+    long long row = 0;
+    s = OCC_OK;
+    while (s == OCC_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        row++;
+        long long v[COL_COUNT - 2];
+        static const long long hi[COL_COUNT - 2] = {
+            [COL_START] = INT64_MAX,     [COL_END] = INT64_MAX,       [COL_DEVICE] = 1 << 20,
+            [COL_GRID_X] = INT32_MAX,    [COL_GRID_Y] = INT32_MAX,    [COL_GRID_Z] = INT32_MAX,
+            [COL_BLOCK_X] = INT32_MAX,   [COL_BLOCK_Y] = INT32_MAX,   [COL_BLOCK_Z] = INT32_MAX,
+            [COL_REGS] = 65535,          [COL_STATIC] = INT32_MAX,    [COL_DYN] = INT32_MAX,
+            [COL_LOCAL] = INT32_MAX,     [COL_EXECUTED] = INT32_MAX,  [COL_CLUSTER_X] = INT32_MAX,
+            [COL_CLUSTER_Y] = INT32_MAX, [COL_CLUSTER_Z] = INT32_MAX, [COL_CACHE] = 255,
+            [COL_CARVEOUT] = 100,
+        };
+        for (int i = 0; i < COL_COUNT - 2; i++) {
+            long long absent =
+                i == COL_DEVICE || i == COL_CLUSTER_X || i == COL_CLUSTER_Y || i == COL_CLUSTER_Z
+                    ? 0
+                    : -1;
+            if (kernel_columns[i].needed && sqlite3_column_type(st, i) == SQLITE_NULL) {
+                s = prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                               "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s is NULL", row,
+                               kernel_columns[i].column);
+                break;
+            }
+            if (!int_column(r, st, i, row, 0, hi[i], absent, &v[i])) {
+                s = OCC_ERR_BAD_FORMAT;
+                break;
+            }
+        }
+        if (s != OCC_OK) {
+            break;
+        }
+        if (v[COL_END] < v[COL_START]) {
+            s = prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                           "CUPTI_ACTIVITY_KIND_KERNEL row %lld: end %lld is before start %lld",
+                           row, v[COL_END], v[COL_START]);
+            break;
+        }
+        prof_launch l = {0};
+        const unsigned char *name = sqlite3_column_text(st, COL_NAME);
+        l.name = name ? (const char *)name : "";
+        l.name_length = name ? (size_t)sqlite3_column_bytes(st, COL_NAME) : 0;
+        const unsigned char *mangled = sqlite3_column_text(st, COL_MANGLED);
+        if (mangled && sqlite3_column_type(st, COL_MANGLED) != SQLITE_NULL) {
+            l.mangled = (const char *)mangled;
+            l.mangled_length = (size_t)sqlite3_column_bytes(st, COL_MANGLED);
+        }
+        l.device = (int)v[COL_DEVICE];
+        for (int i = 0; i < 3; i++) {
+            l.grid[i] = (int)v[COL_GRID_X + i];
+            l.block[i] = (int)v[COL_BLOCK_X + i];
+            l.cluster[i] = (int)v[COL_CLUSTER_X + i];
+        }
+        l.cluster_known = present[COL_CLUSTER_X];
+        /* CUPTI writes 1,1,1 for a launch without clusters on some drivers */
+        if (l.cluster[0] * l.cluster[1] * l.cluster[2] <= 1) {
+            l.cluster[0] = l.cluster[1] = l.cluster[2] = 0;
+        }
+        l.regs_per_thread = (int)v[COL_REGS];
+        l.static_smem_bytes = (int)v[COL_STATIC];
+        l.dyn_smem_bytes = (int)v[COL_DYN];
+        l.smem_bytes =
+            (int)(v[COL_STATIC] + v[COL_DYN] > INT32_MAX ? INT32_MAX : v[COL_STATIC] + v[COL_DYN]);
+        l.local_bytes_per_thread = (int)v[COL_LOCAL];
+        l.smem_executed_bytes = (int)v[COL_EXECUTED];
+        l.cache_preference = v[COL_CACHE] < 0 ? -1 : (int)(v[COL_CACHE] & 0xF);
+        l.carveout_percent = (int)v[COL_CARVEOUT];
+        l.duration_us = (double)(v[COL_END] - v[COL_START]) / 1000.0;
+        s = prof_launch_check(&l, r->path, r->input, row, "CUPTI_ACTIVITY_KIND_KERNEL row", r->err);
+        if (s == OCC_OK) {
+            s = sink->launch(sink->context, &l, r->err);
+        }
+    }
+    if (s == OCC_OK && rc != SQLITE_DONE) {
+        s = sql_error(r, OCC_ERR_BAD_FORMAT, "CUPTI_ACTIVITY_KIND_KERNEL");
+    }
+    sqlite3_finalize(st);
+    return s;
+}
+
+occ_status prof_read_nsys_sqlite(const char *path, int input, const prof_sink *sink,
+                                 occ_profile_error *err)
+{
+    reader r = {path, input, err, NULL};
+    if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK) {
+        occ_status st = sql_error(&r, OCC_ERR_IO, "cannot open");
+        sqlite3_close(r.db);
+        return st;
+    }
+    /* a damaged database must fail, not loop: bound what a query may touch */
+    sqlite3_limit(r.db, SQLITE_LIMIT_LENGTH, OCC_PROFILE_MAX_NAME_LENGTH * 64);
+    sqlite3_exec(r.db, "PRAGMA cache_size=-8192", NULL, NULL, NULL); /* 8 MB */
+    occ_status st = OCC_OK;
+    if (!table_exists(&r, "CUPTI_ACTIVITY_KIND_KERNEL")) {
+        /* nsys creates tables lazily: an export of a run without kernels
+           has none; anything else is not an export */
+        if (!table_exists(&r, "StringIds") && !table_exists(&r, "TARGET_INFO_GPU")) {
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, -1,
+                            "an SQLite database, but not an Nsight Systems export (no "
+                            "CUPTI_ACTIVITY_KIND_KERNEL, StringIds or TARGET_INFO_GPU table)");
+        } else {
+            st = read_devices(&r, sink);
+        }
+    } else {
+        st = read_devices(&r, sink);
+        if (st == OCC_OK) {
+            st = read_kernels(&r, sink);
+        }
+    }
+    sqlite3_close(r.db);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The writer                                                               */
+/* ------------------------------------------------------------------------ */
+
+struct prof_sqlite_writer {
+    const char *path;
+    sqlite3 *db;
+    sqlite3_stmt *string_find;
+    sqlite3_stmt *string_add;
+    sqlite3_stmt *kernel_add;
+    sqlite3_stmt *device_add;
+    long long next_string;
+};
+
+static const char writer_schema[] =
+    "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT NOT NULL);"
+    "CREATE TABLE TARGET_INFO_GPU (id INTEGER NOT NULL, name TEXT, smCount INTEGER,"
+    " computeMajor INTEGER, computeMinor INTEGER);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+    " deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER,"
+    " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,"
+    " demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, mangledName INTEGER,"
+    " launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER NOT NULL,"
+    " gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,"
+    " blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,"
+    " staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,"
+    " localMemoryPerThread INTEGER NOT NULL, localMemoryTotal INTEGER NOT NULL,"
+    " gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER, graphNodeId INTEGER,"
+    " sharedMemoryLimitConfig INTEGER, graphId INTEGER, clusterX INTEGER, clusterY INTEGER,"
+    " clusterZ INTEGER, clusterSchedulingPolicy INTEGER, sharedMemoryCarveoutRequested INTEGER);";
+
+static occ_status writer_error(prof_sqlite_writer *w, occ_profile_error *err, const char *what)
+{
+    return prof_error(err, OCC_ERR_IO, w->path, -1, -1, "%s: %s", what,
+                      w->db ? sqlite3_errmsg(w->db) : "cannot open");
+}
+
+occ_status prof_sqlite_writer_open(const char *path, prof_sqlite_writer **out,
+                                   occ_profile_error *err)
+{
+    *out = NULL;
+    prof_sqlite_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        return prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, -1, -1, "out of memory");
+    }
+    w->path = path;
+    w->next_string = 1;
+    remove(path);
+    occ_status st = OCC_OK;
+    if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+            SQLITE_OK ||
+        sqlite3_exec(w->db, writer_schema, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(w->db,
+                     "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT', 'occ lab trace: "
+                     "CUPTI activity records written in Nsight Systems'' SQLite schema, not by "
+                     "Nsight Systems'), ('OCC_WRITER_VERSION', '" NSYS_SQLITE_WRITER_VERSION "');"
+                     "BEGIN",
+                     NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(w->db, "SELECT id FROM StringIds WHERE value = ?", -1, &w->string_find,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(w->db, "INSERT INTO StringIds VALUES (?, ?)", -1, &w->string_add,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(w->db, "INSERT INTO TARGET_INFO_GPU VALUES (?, ?, ?, ?, ?)", -1,
+                           &w->device_add, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            w->db,
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?1, ?2, ?3, 0, NULL, "
+            "?4, ?5, NULL, ?6, ?7, ?8, NULL, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+            "?16, ?17, ?18, ?19, 0, 0, ?20, NULL, NULL, NULL, ?21, ?22, ?23, 0, ?24)",
+            -1, &w->kernel_add, NULL) != SQLITE_OK) {
+        st = writer_error(w, err, "cannot create the database");
+    }
+    if (st != OCC_OK) {
+        prof_sqlite_writer_close(w, NULL);
+        return st;
+    }
+    /* StringIds is searched by value for every name: an index keeps it fast */
+    sqlite3_exec(w->db, "CREATE INDEX occ_string_values ON StringIds(value)", NULL, NULL, NULL);
+    *out = w;
+    return OCC_OK;
+}
+
+static occ_status string_id(prof_sqlite_writer *w, const char *text, size_t length, long long *out,
+                            occ_profile_error *err)
+{
+    sqlite3_reset(w->string_find);
+    sqlite3_bind_text(w->string_find, 1, text, (int)length, SQLITE_STATIC);
+    if (sqlite3_step(w->string_find) == SQLITE_ROW) {
+        *out = sqlite3_column_int64(w->string_find, 0);
+        return OCC_OK;
+    }
+    sqlite3_reset(w->string_add);
+    sqlite3_bind_int64(w->string_add, 1, w->next_string);
+    sqlite3_bind_text(w->string_add, 2, text, (int)length, SQLITE_STATIC);
+    if (sqlite3_step(w->string_add) != SQLITE_DONE) {
+        return writer_error(w, err, "StringIds");
+    }
+    *out = w->next_string++;
+    return OCC_OK;
+}
+
+occ_status prof_sqlite_writer_device(prof_sqlite_writer *w, const prof_device *d,
+                                     occ_profile_error *err)
+{
+    sqlite3_reset(w->device_add);
+    sqlite3_bind_int(w->device_add, 1, d->id);
+    sqlite3_bind_text(w->device_add, 2, d->name ? d->name : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(w->device_add, 3, d->sm_count);
+    sqlite3_bind_int(w->device_add, 4, d->cc_major);
+    sqlite3_bind_int(w->device_add, 5, d->cc_minor);
+    return sqlite3_step(w->device_add) == SQLITE_DONE ? OCC_OK
+                                                      : writer_error(w, err, "TARGET_INFO_GPU");
+}
+
+occ_status prof_sqlite_writer_launch(prof_sqlite_writer *w, const prof_launch *l,
+                                     long long start_ns, long long stream, long long correlation,
+                                     const char *short_name, occ_profile_error *err)
+{
+    long long name_id, short_id, mangled_id = 0;
+    occ_status st = string_id(w, l->name, l->name_length, &name_id, err);
+    if (st == OCC_OK) {
+        st = string_id(w, short_name, strlen(short_name), &short_id, err);
+    }
+    if (st == OCC_OK && l->mangled) {
+        st = string_id(w, l->mangled, l->mangled_length, &mangled_id, err);
+    }
+    if (st != OCC_OK) {
+        return st;
+    }
+    sqlite3_stmt *k = w->kernel_add;
+    sqlite3_reset(k);
+    sqlite3_bind_int64(k, 1, start_ns);
+    sqlite3_bind_int64(k, 2, start_ns + (long long)(l->duration_us * 1000.0 + 0.5));
+    sqlite3_bind_int(k, 3, l->device);
+    sqlite3_bind_int64(k, 4, stream);
+    sqlite3_bind_int64(k, 5, correlation);
+    sqlite3_bind_int64(k, 6, name_id);
+    sqlite3_bind_int64(k, 7, short_id);
+    if (l->mangled) {
+        sqlite3_bind_int64(k, 8, mangled_id);
+    } else {
+        sqlite3_bind_null(k, 8);
+    }
+    if (l->cache_preference >= 0) {
+        sqlite3_bind_int(k, 9, l->cache_preference);
+    } else {
+        sqlite3_bind_null(k, 9);
+    }
+    sqlite3_bind_int(k, 10, l->regs_per_thread);
+    for (int i = 0; i < 3; i++) {
+        sqlite3_bind_int(k, 11 + i, l->grid[i]);
+        sqlite3_bind_int(k, 14 + i, l->block[i]);
+        sqlite3_bind_int(k, 21 + i, l->cluster[i]);
+    }
+    sqlite3_bind_int(k, 17, l->static_smem_bytes < 0 ? 0 : l->static_smem_bytes);
+    sqlite3_bind_int(k, 18, l->dyn_smem_bytes < 0 ? 0 : l->dyn_smem_bytes);
+    sqlite3_bind_int(k, 19, l->local_bytes_per_thread < 0 ? 0 : l->local_bytes_per_thread);
+    if (l->carveout_percent >= 0) {
+        sqlite3_bind_int(k, 24, l->carveout_percent);
+    } else {
+        sqlite3_bind_null(k, 24);
+    }
+    if (l->smem_executed_bytes >= 0) {
+        sqlite3_bind_int(k, 20, l->smem_executed_bytes);
+    } else {
+        sqlite3_bind_null(k, 20);
+    }
+    return sqlite3_step(k) == SQLITE_DONE ? OCC_OK
+                                          : writer_error(w, err, "CUPTI_ACTIVITY_KIND_KERNEL");
+}
+
+occ_status prof_sqlite_writer_close(prof_sqlite_writer *w, occ_profile_error *err)
+{
+    occ_status st = OCC_OK;
+    sqlite3_finalize(w->string_find);
+    sqlite3_finalize(w->string_add);
+    sqlite3_finalize(w->kernel_add);
+    sqlite3_finalize(w->device_add);
+    if (w->db && err && sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        st = writer_error(w, err, "commit");
+    }
+    sqlite3_close(w->db);
+    free(w);
+    return st;
+}
