@@ -44,9 +44,9 @@ static void print_devices(FILE *out, const profile_view *v)
         } else {
             fprintf(out, ": no GPU occ knows; give --gpu");
         }
-        fprintf(out, "; %s launches, %s\n",
+        fprintf(out, "; %s launch%s, %s\n",
                 cli_group_digits(d->launches, launches, sizeof launches),
-                duration(d->gpu_time_us, t, sizeof t));
+                d->launches == 1 ? "" : "es", duration(d->gpu_time_us, t, sizeof t));
     }
 }
 
