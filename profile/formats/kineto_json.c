@@ -15,6 +15,7 @@
  * Every other event and key is passed over. The Chrome format's bare-array
  * form ([{event}, ...]) is read too.
  */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,9 +61,8 @@ typedef struct kineto_state {
     int input;
     const prof_sink *sink;
     occ_profile_error *err;
-    occ_status status; /* set when a callback stops the parse */
-    long long offset;  /* bytes fed before the current chunk */
-    long long last_callback_offset;
+    occ_status status;      /* set when a callback stops the parse */
+    long long value_offset; /* where the value yajl is parsing starts in the file */
     yajl_handle handle;
 
     int depth;
@@ -97,14 +97,14 @@ typedef struct kineto_state {
 
 static kineto_state *state_of(void *ctx)
 {
-    kineto_state *s = ctx;
-    s->last_callback_offset = s->offset + (long long)yajl_get_bytes_consumed(s->handle);
-    return s;
+    return ctx;
 }
 
+/* The byte offset, in the (decompressed) file, of the value being parsed:
+   the event, or the deviceProperties array. */
 static long long where(const kineto_state *s)
 {
-    return s->last_callback_offset;
+    return s->value_offset;
 }
 
 static int stop(kineto_state *s, occ_status status)
@@ -136,6 +136,18 @@ static bool number_text(const char *text, size_t length, double *out)
 static bool whole_in(kineto_state *s, const char *text, size_t length, const char *field,
                      long long lo, long long hi, int *out)
 {
+    /* plain digits, the common case, without strtod */
+    if (length > 0 && length < 10) {
+        long long v = 0;
+        size_t i = 0;
+        while (i < length && text[i] >= '0' && text[i] <= '9') {
+            v = v * 10 + (text[i++] - '0');
+        }
+        if (i == length && v >= lo && v <= hi) {
+            *out = (int)v;
+            return true;
+        }
+    }
     double v;
     if (!number_text(text, length, &v) || v != (double)(long long)v || v < (double)lo ||
         v > (double)hi) {
@@ -319,11 +331,9 @@ static int on_end_array(void *ctx)
     return 1;
 }
 
-static bool key_is(const unsigned char *key, size_t length, const char *word)
-{
-    size_t n = strlen(word);
-    return n == length && memcmp(key, word, n) == 0;
-}
+/* key equals the string literal word */
+#define key_is(key, length, word)                                                                  \
+    ((length) == sizeof(word) - 1 && memcmp((key), (word), sizeof(word) - 1) == 0)
 
 static int on_map_key(void *ctx, const unsigned char *key, size_t length)
 {
@@ -488,82 +498,480 @@ static const yajl_callbacks callbacks = {
     .yajl_end_array = on_end_array,
 };
 
-static occ_status parse_failed(kineto_state *s, const unsigned char *chunk, size_t length)
+/* ------------------------------------------------------------------------ */
+/* The scan: events found by their structure, kernels parsed by yajl        */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A trace is mostly CPU operators, runtime calls and flow events: a
+ * PyTorch training step's has about seven events per kernel. Tokenizing
+ * them all would bound the reading at yajl's speed over the whole file, so
+ * the file is walked by its structure (strings, escapes, brackets) and only
+ * the values that matter are handed to yajl: the deviceProperties array and
+ * each event whose "cat" is "kernel" (any case). Other events are skipped
+ * with their brackets and strings checked but their contents unparsed.
+ */
+typedef struct scanner {
+    gzFile f;
+    const char *path;
+    int input;
+    occ_profile_error *err;
+    char *buf;
+    size_t cap;
+    size_t end;     /* bytes in buf */
+    size_t mark;    /* the first byte that must be kept when buf is refilled */
+    long long base; /* file offset of buf[0] */
+    bool eof;
+} scanner;
+
+/* Makes byte p available (reading more, keeping [mark, end)): true, or
+   false at the end of the input or on an error (s->err then has a status). */
+static bool need(scanner *s, size_t *p, occ_status *st)
 {
-    if (s->status != OCC_OK) {
-        return s->status;
+    while (*p >= s->end) {
+        if (s->eof) {
+            return false;
+        }
+        if (s->mark > 0) { /* drop what is no longer needed */
+            memmove(s->buf, s->buf + s->mark, s->end - s->mark);
+            s->end -= s->mark;
+            *p -= s->mark;
+            s->base += (long long)s->mark;
+            s->mark = 0;
+        }
+        if (s->cap - s->end < KINETO_CHUNK_BYTES) {
+            if (s->cap >= (size_t)KINETO_MAX_TOKEN_BYTES) {
+                *st = prof_error(s->err, OCC_ERR_LIMIT, s->path, s->input, s->base,
+                                 "byte %lld: a JSON value longer than %lld MB", s->base,
+                                 KINETO_MAX_TOKEN_BYTES >> 20);
+                return false;
+            }
+            size_t cap = s->cap * 2;
+            char *grown = realloc(s->buf, cap);
+            if (!grown) {
+                *st = prof_error(s->err, OCC_ERR_OUT_OF_MEMORY, s->path, s->input, -1,
+                                 "out of memory");
+                return false;
+            }
+            s->buf = grown;
+            s->cap = cap;
+        }
+        int n = gzread(s->f, s->buf + s->end, (unsigned)(s->cap - s->end));
+        if (n < 0) {
+            int code;
+            const char *why = gzerror(s->f, &code);
+            long long at = s->base + (long long)s->end;
+            *st =
+                prof_error(s->err, code == Z_DATA_ERROR ? OCC_ERR_BAD_FORMAT : OCC_ERR_IO, s->path,
+                           s->input, at, "byte %lld of the decompressed text: %s", at, why);
+            return false;
+        }
+        if (n == 0) {
+            s->eof = true;
+        }
+        s->end += (size_t)n;
     }
-    long long at = s->offset + (long long)yajl_get_bytes_consumed(s->handle);
-    unsigned char *text = yajl_get_error(s->handle, 0, chunk, length);
-    occ_status st =
-        prof_error(s->err, OCC_ERR_BAD_FORMAT, s->path, s->input, at,
-                   "byte %lld: not valid JSON (%s)", at, text ? (const char *)text : "parse error");
-    if (text) {
-        yajl_free_error(s->handle, text);
+    return true;
+}
+
+static occ_status unexpected(scanner *s, size_t p, const char *what)
+{
+    long long at = s->base + (long long)p;
+    if (p < s->end) {
+        unsigned char c = (unsigned char)s->buf[p];
+        return prof_error(s->err, OCC_ERR_BAD_FORMAT, s->path, s->input, at,
+                          "byte %lld: not valid JSON: expected %s, found '%c'", at, what,
+                          c >= 32 && c < 127 ? c : '?');
+    }
+    return prof_error(s->err, OCC_ERR_BAD_FORMAT, s->path, s->input, at,
+                      "byte %lld: not valid JSON: the text ends where %s should be", at, what);
+}
+
+/* Skips white space; false at the end (st untouched) or on an error. */
+static bool skip_space(scanner *s, size_t *p, occ_status *st)
+{
+    for (;;) {
+        if (!need(s, p, st)) {
+            return false;
+        }
+        char c = s->buf[*p];
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            return true;
+        }
+        (*p)++;
+    }
+}
+
+/* *p at a '"': past the closing quote. */
+static occ_status skip_string(scanner *s, size_t *p)
+{
+    occ_status st = OCC_OK;
+    size_t at = *p + 1;
+    for (;;) {
+        if (!need(s, &at, &st)) {
+            return st != OCC_OK ? st : unexpected(s, at, "the end of a string");
+        }
+        const char *q = memchr(s->buf + at, '"', s->end - at);
+        const char *stop = q ? q : s->buf + s->end;
+        if (!q) {
+            at = s->end;
+            continue;
+        }
+        size_t quote = (size_t)(stop - s->buf);
+        size_t backslashes = 0;
+        while (quote - backslashes > *p + 1 && s->buf[quote - backslashes - 1] == '\\') {
+            backslashes++;
+        }
+        at = quote + 1;
+        if (backslashes % 2 == 0) {
+            *p = at;
+            return OCC_OK;
+        }
+    }
+}
+
+/* The bytes that end a scalar (a number, true, false, null). */
+static bool ends_scalar(char c)
+{
+    return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The bytes skip_value stops at inside an object or array. */
+static const bool structural[256] = {
+    ['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true};
+
+/* *p at the first byte of a value: past its end. Brackets must balance
+   and strings end; the contents are not parsed. */
+static occ_status skip_value(scanner *s, size_t *p)
+{
+    occ_status st = OCC_OK;
+    if (!need(s, p, &st)) {
+        return st != OCC_OK ? st : unexpected(s, *p, "a value");
+    }
+    char c = s->buf[*p];
+    if (c == '"') {
+        return skip_string(s, p);
+    }
+    if (c != '{' && c != '[') {
+        size_t start = *p;
+        while (need(s, p, &st) && !ends_scalar(s->buf[*p])) {
+            if (s->buf[*p] == '{' || s->buf[*p] == '[' || s->buf[*p] == '"' || s->buf[*p] == ':') {
+                return unexpected(s, *p, "',', '}' or ']'");
+            }
+            (*p)++;
+        }
+        if (st != OCC_OK) {
+            return st;
+        }
+        return *p > start ? OCC_OK : unexpected(s, start, "a value");
+    }
+    char stack[KINETO_MAX_DEPTH];
+    int depth = 0;
+    for (;;) {
+        if (!need(s, p, &st)) {
+            return st != OCC_OK ? st : unexpected(s, *p, "the end of an object or array");
+        }
+        /* the bytes between brackets and quotes, passed in one run */
+        const char *b = s->buf;
+        size_t i = *p, e = s->end;
+        while (i < e && !structural[(unsigned char)b[i]]) {
+            i++;
+        }
+        *p = i;
+        if (i == e) {
+            continue;
+        }
+        c = b[i];
+        if (c == '"') {
+            st = skip_string(s, p);
+            if (st != OCC_OK) {
+                return st;
+            }
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (depth == KINETO_MAX_DEPTH) {
+                long long at = s->base + (long long)*p;
+                return prof_error(s->err, OCC_ERR_BAD_FORMAT, s->path, s->input, at,
+                                  "byte %lld: JSON nested deeper than %d levels", at,
+                                  KINETO_MAX_DEPTH);
+            }
+            stack[depth++] = c == '{' ? '}' : ']';
+        } else {
+            if (depth == 0 || stack[depth - 1] != c) {
+                return unexpected(s, *p,
+                                  depth ? (stack[depth - 1] == '}' ? "'}'" : "']'") : "a value");
+            }
+            if (--depth == 0) {
+                (*p)++;
+                return OCC_OK;
+            }
+        }
+        (*p)++;
+    }
+}
+
+/* Whether the event in [start, end) has "cat": "kernel" (any case): no
+   kernel is missed; a false match is harmless (yajl then reads the event
+   and finds its real category). */
+static bool maybe_kernel(const char *text, size_t length)
+{
+    const char *p = text, *stop = text + length;
+    while (p < stop) {
+        const char *q = memmem(p, (size_t)(stop - p), "\"cat\"", 5);
+        if (!q) {
+            return false;
+        }
+        p = q + 5;
+        const char *v = p;
+        while (v < stop && (*v == ' ' || *v == ':' || *v == '\n' || *v == '\r' || *v == '\t')) {
+            v++;
+        }
+        if (stop - v >= 8 && v[0] == '"' && strncasecmp(v + 1, "kernel\"", 7) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static occ_status feed(kineto_state *k, const char *text, size_t length)
+{
+    if (yajl_parse(k->handle, (const unsigned char *)text, length) == yajl_status_ok) {
+        return OCC_OK;
+    }
+    if (k->status != OCC_OK) {
+        return k->status;
+    }
+    unsigned char *why = yajl_get_error(k->handle, 0, NULL, 0);
+    occ_status st = prof_error(k->err, OCC_ERR_BAD_FORMAT, k->path, k->input, k->value_offset,
+                               "byte %lld: not valid JSON in this value (%s)", k->value_offset,
+                               why ? (const char *)why : "parse error");
+    if (why) {
+        yajl_free_error(k->handle, why);
     }
     return st;
+}
+
+static occ_status feed_end(kineto_state *k)
+{
+    if (yajl_complete_parse(k->handle) == yajl_status_ok) {
+        return OCC_OK;
+    }
+    if (k->status != OCC_OK) {
+        return k->status;
+    }
+    return prof_error(k->err, OCC_ERR_BAD_FORMAT, k->path, k->input, k->value_offset,
+                      "byte %lld: not valid JSON in this value", k->value_offset);
+}
+
+static kineto_state *state_new(const char *path, int input, const prof_sink *sink,
+                               occ_profile_error *err)
+{
+    kineto_state *k = calloc(1, sizeof *k);
+    if (!k) {
+        return NULL;
+    }
+    k->path = path;
+    k->input = input;
+    k->sink = sink;
+    k->err = err;
+    k->handle = yajl_alloc(&callbacks, NULL, k);
+    if (!k->handle) {
+        free(k);
+        return NULL;
+    }
+    yajl_config(k->handle, yajl_dont_validate_strings, 1);
+    return k;
+}
+
+static void state_free(kineto_state *k)
+{
+    if (k) {
+        yajl_free(k->handle);
+        free(k->name);
+        free(k);
+    }
+}
+
+/* The deviceProperties array at *p, parsed whole by its own yajl handle as
+   {"deviceProperties": [...]}. */
+static occ_status read_devices(scanner *s, size_t *p, const prof_sink *sink)
+{
+    size_t start = *p;
+    s->mark = start;
+    occ_status st = skip_value(s, p);
+    if (st != OCC_OK) {
+        return st;
+    }
+    kineto_state *k = state_new(s->path, s->input, sink, s->err);
+    if (!k) {
+        return prof_error(s->err, OCC_ERR_OUT_OF_MEMORY, s->path, s->input, -1, "out of memory");
+    }
+    k->value_offset = s->base + (long long)start;
+    static const char head[] = "{\"deviceProperties\":";
+    st = feed(k, head, sizeof head - 1);
+    if (st == OCC_OK) {
+        st = feed(k, s->buf + start, *p - start);
+    }
+    if (st == OCC_OK) {
+        st = feed(k, "}", 1);
+    }
+    if (st == OCC_OK) {
+        st = feed_end(k);
+    }
+    state_free(k);
+    return st;
+}
+
+/* The events array at *p ('['): every kernel event to yajl, as the elements
+   of one array ("[" ev "," ev ... "]"), the rest skipped. */
+static occ_status read_events(scanner *s, size_t *p, kineto_state *k)
+{
+    occ_status st = OCC_OK;
+    (*p)++; /* '[' */
+    bool first = true, fed = false;
+    for (;;) {
+        if (!skip_space(s, p, &st)) {
+            return st != OCC_OK ? st : unexpected(s, *p, "an event or ']'");
+        }
+        if (s->buf[*p] == ']' && first) {
+            (*p)++;
+            break;
+        }
+        size_t start = *p;
+        s->mark = start;
+        st = skip_value(s, p);
+        if (st != OCC_OK) {
+            return st;
+        }
+        if (s->buf[start] == '{' && maybe_kernel(s->buf + start, *p - start)) {
+            k->value_offset = s->base + (long long)start;
+            st = feed(k, fed ? "," : "[", 1);
+            if (st == OCC_OK) {
+                st = feed(k, s->buf + start, *p - start);
+            }
+            if (st != OCC_OK) {
+                return st;
+            }
+            fed = true;
+        }
+        first = false;
+        if (!skip_space(s, p, &st)) {
+            return st != OCC_OK ? st : unexpected(s, *p, "',' or ']' after an event");
+        }
+        char c = s->buf[*p];
+        (*p)++;
+        if (c == ']') {
+            break;
+        }
+        if (c != ',') {
+            return unexpected(s, *p - 1, "',' or ']' after an event");
+        }
+    }
+    s->mark = *p;
+    if (fed) {
+        st = feed(k, "]", 1);
+        if (st == OCC_OK) {
+            st = feed_end(k);
+        }
+    }
+    return st;
+}
+
+static occ_status read_root_object(scanner *s, size_t *p, kineto_state *k, const prof_sink *sink)
+{
+    occ_status st = OCC_OK;
+    (*p)++; /* '{' */
+    bool first = true;
+    for (;;) {
+        if (!skip_space(s, p, &st)) {
+            return st != OCC_OK ? st : unexpected(s, *p, "a key or '}'");
+        }
+        if (s->buf[*p] == '}' && first) {
+            (*p)++;
+            return OCC_OK;
+        }
+        if (s->buf[*p] != '"') {
+            return unexpected(s, *p, "a key");
+        }
+        size_t key = *p;
+        s->mark = key;
+        st = skip_string(s, p);
+        if (st != OCC_OK) {
+            return st;
+        }
+        size_t key_length = *p - key;
+        bool events = key_length == 13 && memcmp(s->buf + key, "\"traceEvents\"", 13) == 0;
+        bool devices = key_length == 18 && memcmp(s->buf + key, "\"deviceProperties\"", 18) == 0;
+        if (!skip_space(s, p, &st) || s->buf[*p] != ':') {
+            return st != OCC_OK ? st : unexpected(s, *p, "':'");
+        }
+        (*p)++;
+        if (!skip_space(s, p, &st)) {
+            return st != OCC_OK ? st : unexpected(s, *p, "a value");
+        }
+        s->mark = *p;
+        if (events && s->buf[*p] == '[') {
+            st = read_events(s, p, k);
+        } else if (devices) {
+            st = read_devices(s, p, sink);
+        } else {
+            st = skip_value(s, p);
+        }
+        if (st != OCC_OK) {
+            return st;
+        }
+        s->mark = *p;
+        first = false;
+        if (!skip_space(s, p, &st)) {
+            return st != OCC_OK ? st : unexpected(s, *p, "',' or '}'");
+        }
+        char c = s->buf[*p];
+        (*p)++;
+        if (c == '}') {
+            return OCC_OK;
+        }
+        if (c != ',') {
+            return unexpected(s, *p - 1, "',' or '}'");
+        }
+    }
 }
 
 occ_status prof_read_kineto(const char *path, int input, const prof_sink *sink,
                             occ_profile_error *err)
 {
-    gzFile f = gzopen(path, "rb");
-    if (!f) {
+    scanner s = {.path = path, .input = input, .err = err};
+    s.f = gzopen(path, "rb");
+    if (!s.f) {
         return prof_error(err, OCC_ERR_IO, path, input, -1, "cannot open");
     }
-    gzbuffer(f, 128 * 1024);
-    kineto_state *s = calloc(1, sizeof *s);
-    unsigned char *chunk = malloc(KINETO_CHUNK_BYTES);
-    if (!s || !chunk) {
-        free(s);
-        free(chunk);
-        gzclose(f);
-        return prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, input, -1, "out of memory");
-    }
-    s->path = path;
-    s->input = input;
-    s->sink = sink;
-    s->err = err;
-    s->handle = yajl_alloc(&callbacks, NULL, s);
+    gzbuffer(s.f, 128 * 1024);
+    s.cap = 4 * KINETO_CHUNK_BYTES;
+    s.buf = malloc(s.cap);
+    kineto_state *k = state_new(path, input, sink, err);
     occ_status st = OCC_OK;
-    if (!s->handle) {
+    if (!s.buf || !k) {
         st = prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, input, -1, "out of memory");
-    } else {
-        yajl_config(s->handle, yajl_dont_validate_strings, 1);
     }
-    while (st == OCC_OK) {
-        int n = gzread(f, chunk, KINETO_CHUNK_BYTES);
-        if (n < 0) {
-            int code;
-            const char *why = gzerror(f, &code);
-            st =
-                prof_error(err, code == Z_DATA_ERROR ? OCC_ERR_BAD_FORMAT : OCC_ERR_IO, path, input,
-                           s->offset, "byte %lld of the decompressed text: %s", s->offset, why);
-            break;
-        }
-        if (n == 0) {
-            if (yajl_complete_parse(s->handle) != yajl_status_ok) {
-                st = parse_failed(s, chunk, 0);
-            }
-            break;
-        }
-        if (yajl_parse(s->handle, chunk, (size_t)n) != yajl_status_ok) {
-            st = parse_failed(s, chunk, (size_t)n);
-            break;
-        }
-        s->offset += n;
-        if (s->offset - s->last_callback_offset > KINETO_MAX_TOKEN_BYTES) {
-            st = prof_error(err, OCC_ERR_LIMIT, path, input, s->last_callback_offset,
-                            "byte %lld: a JSON value longer than %lld MB", s->last_callback_offset,
-                            KINETO_MAX_TOKEN_BYTES >> 20);
+    size_t p = 0;
+    if (st == OCC_OK && !skip_space(&s, &p, &st) && st == OCC_OK) {
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 0, "empty: not a trace");
+    }
+    if (st == OCC_OK) {
+        /* the Chrome trace format: {"traceEvents": [...], ...} or [...] */
+        if (s.buf[p] == '{') {
+            st = read_root_object(&s, &p, k, sink);
+        } else if (s.buf[p] == '[') {
+            st = read_events(&s, &p, k);
+        } else {
+            st = unexpected(&s, p, "'{' or '['");
         }
     }
-    if (s->handle) {
-        yajl_free(s->handle);
+    if (st == OCC_OK && skip_space(&s, &p, &st)) {
+        st = unexpected(&s, p, "the end of the text after the trace");
     }
-    free(s->name);
-    free(s);
-    free(chunk);
-    gzclose(f);
+    state_free(k);
+    free(s.buf);
+    gzclose(s.f);
     return st;
 }
