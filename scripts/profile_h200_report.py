@@ -99,6 +99,34 @@ def main():
             totals["kineto"] += kin["checks"]["kineto"]["launches"]
             for c, n in causes.items():
                 totals["causes"][c] = totals["causes"].get(c, 0) + n
+        # the second run's databases, written by `occ lab trace` on the H200
+        for label, name in (("sweep (occ lab trace)", "sweep.sqlite"),
+                            ("train (occ lab trace)", "train-lab-trace.sqlite.gz")):
+            db = data / name
+            if name.endswith(".gz"):
+                db = Path(tmp) / name[:-3]
+                with gzip.open(data / name, "rb") as f:
+                    db.write_bytes(f.read())
+            prof = occ_json(occ, ["profile", str(db)])
+            smem = prof["checks"]["smem_config"]
+            if smem["differ"] or smem["launches"] != prof["launches_read"]:
+                failures.append(f"{label}: {smem['differ']} of {smem['launches']} launches differ")
+            kin_causes = {}
+            kin_n = ""
+            if name == "sweep.sqlite":
+                kin = occ_json(occ, ["profile", str(data / "kineto-sweep.json.gz")])
+                kin_causes = kin["checks"]["kineto"]["by_cause"]
+                kin_n = kin["checks"]["kineto"]["launches"]
+                if kin_causes.get("unexplained"):
+                    failures.append(f"{label}: {kin_causes['unexplained']} Kineto launches unexplained")
+                totals["kineto"] += kin_n
+                for c, n in kin_causes.items():
+                    totals["causes"][c] = totals["causes"].get(c, 0) + n
+            rows.append((label, "", prof["launches_read"], smem["launches"], smem["differ"], "", "",
+                         "", kin_n, kin_n, kin_causes))
+            totals["read"] += prof["launches_read"]
+            totals["smem"] += smem["launches"]
+            totals["smem_differ"] += smem["differ"]
     lines = ["| workload | CUPTI launches | read | sharedMemoryExecuted checked | differ | "
              "ncu launches | matched to a trace configuration | theoretical equal | "
              "Kineto launches | Kineto: agree / optin / carveout / clusters / threads / "
@@ -106,7 +134,7 @@ def main():
              "|---|---|---|---|---|---|---|---|---|---|"]
     order = ("agrees", "optin", "carveout", "clusters", "threads", "rounding", "unexplained")
     for r in rows:
-        causes = " / ".join(str(r[10].get(c, 0)) for c in order)
+        causes = " / ".join(str(r[10].get(c, 0)) for c in order) if r[10] else ""
         lines.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]} | {r[7]} "
                      f"| {r[8]} | {causes} |")
     t = totals

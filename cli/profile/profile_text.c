@@ -110,39 +110,49 @@ static void print_explained(FILE *out, const profile_view *v)
         size_t i = v->ranked[k];
         const occ_profile_group *g = occ_profile_group_at(r, i);
         const occ_profile_device *d = occ_profile_device_at(r, (size_t)g->device);
-        char lim[64], t[32], name[81];
-        cli_print_wrappedf(out, 3,
-                           "%zu. %s: %s, %.1f%% of GPU time, %lld launch%s of %d x %d x %d "
-                           "threads; %d of %d warps per SM (%.1f%%), %s bind%s; %.2f waves of "
-                           "%d blocks.",
-                           k + 1, profile_short_name(g->name, name, sizeof name),
-                           duration(g->gpu_time_us, t, sizeof t),
-                           s->gpu_time_us > 0 ? 100 * g->gpu_time_us / s->gpu_time_us : 0,
-                           g->launches, g->launches == 1 ? "" : "es", g->block[0], g->block[1],
-                           g->block[2], g->result.warps_per_sm, g->result.max_warps_per_sm,
-                           g->occupancy * 100, profile_limiters(g->limiters, lim, sizeof lim),
-                           g->limiters & (g->limiters - 1) ? "" : "s", g->waves,
-                           g->result.blocks_per_sm * d->gpu.sm_count);
-        occ_kernel k2;
+        char lim[64], t[32], name[81], head[1024], text[4096];
+        snprintf(head, sizeof head,
+                 "%zu. %s: %s, %.1f%% of GPU time, %lld launch%s of %d x %d x %d threads; %d of %d "
+                 "warps per SM (%.1f%%), %s bind%s; %.2f waves of %d blocks.",
+                 k + 1, profile_short_name(g->name, name, sizeof name),
+                 duration(g->gpu_time_us, t, sizeof t),
+                 s->gpu_time_us > 0 ? 100 * g->gpu_time_us / s->gpu_time_us : 0, g->launches,
+                 g->launches == 1 ? "" : "es", g->block[0], g->block[1], g->block[2],
+                 g->result.warps_per_sm, g->result.max_warps_per_sm, g->occupancy * 100,
+                 profile_limiters(g->limiters, lim, sizeof lim),
+                 g->limiters == OCC_LIMITER_SHARED_MEM ? "s" : "", g->waves,
+                 g->result.blocks_per_sm * d->gpu.sm_count);
+        size_t used = (size_t)snprintf(text, sizeof text, "%s", head);
+        occ_kernel kernel;
         occ_explanation e;
-        if (occ_profile_group_kernel(r, i, &k2, NULL) == OCC_OK &&
-            occ_explain(&d->gpu, &k2, &e, NULL) == OCC_OK) {
-            for (int c = 0; c < e.change_count; c++) {
+        bool helps = false;
+        if (occ_profile_group_kernel(r, i, &kernel, NULL) == OCC_OK &&
+            occ_explain(&d->gpu, &kernel, &e, NULL) == OCC_OK) {
+            for (int c = 0; c < e.change_count && used < sizeof text; c++) {
                 if (e.changes[c].helps) {
-                    cli_print_wrappedf(out, 5, "   - %s", e.changes[c].text);
+                    used +=
+                        (size_t)snprintf(text + used, sizeof text - used, " %s", e.changes[c].text);
+                    helps = true;
                 }
             }
-            if (g->grid_occupancy < g->occupancy - 0.005) {
-                cli_print_wrappedf(out, 5,
-                                   "   - The grid fills only %.1f%% of the GPU's warp slots in its "
-                                   "first wave: more warps per SM cannot help it; more blocks, "
-                                   "or more work per block, would.",
-                                   g->grid_occupancy * 100);
-            }
         }
+        if (g->grid_occupancy < g->occupancy - 0.005 && used < sizeof text) {
+            used += (size_t)snprintf(text + used, sizeof text - used,
+                                     " The grid fills only %.1f%% of the GPU's warp slots: more "
+                                     "warps per SM cannot help it; more blocks, or more work "
+                                     "per block, would.",
+                                     g->grid_occupancy * 100);
+        } else if (!helps && used < sizeof text) {
+            snprintf(text + used, sizeof text - used,
+                     " No single change of registers, shared memory or block size gains a "
+                     "block.");
+        }
+        cli_print_wrapped(out, text, 3);
     }
-    fprintf(out, "   Occupancy is not speed: these kernels gain from more warps only while "
-                 "they wait on memory with too few loads in flight (occ latency).\n");
+    cli_print_wrapped(out,
+                      "Occupancy is not speed: these kernels gain from more warps only while "
+                      "they wait on memory with too few loads in flight (occ latency).",
+                      0);
 }
 
 static void print_checks(FILE *out, const profile_view *v)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libiberty/demangle.h>
 #include <zlib.h>
 
 #include "prof_formats.h"
@@ -213,13 +214,57 @@ typedef struct convert_state {
     prof_sqlite_writer *writer;
 } convert_state;
 
-/* The kernel's short name as nsys keeps it: the demangled name up to its
-   parameters, or the mangled one as it is. */
+/* CUPTI names kernels as compiled: mangled C++ names become demangled,
+   short (the name alone: no return type, scope, template arguments or
+   parameters, as nsys's shortName) and mangled, as nsys writes them;
+   extern "C" and Triton names are all three. The demangler is libiberty's,
+   as in libocc-inspect. */
+static const char *short_of(const char *demangled, char *buf, size_t cap)
+{
+    size_t end = strlen(demangled), depth = 0, start = 0;
+    for (size_t i = 0; demangled[i]; i++) {
+        char c = demangled[i];
+        if (c == '<' || c == '(') {
+            if (depth == 0 && (c == '(' || (i > 0 && demangled[i - 1] != ' '))) {
+                end = i;
+                break;
+            }
+            depth++;
+        } else if ((c == '>' || c == ')') && depth > 0) {
+            depth--;
+        }
+    }
+    for (size_t i = 0; i + 1 < end; i++) {
+        if (demangled[i] == ' ' || (demangled[i] == ':' && demangled[i + 1] == ':')) {
+            start = demangled[i] == ' ' ? i + 1 : i + 2;
+        }
+    }
+    size_t n = end > start ? end - start : 0;
+    n = n < cap - 1 ? n : cap - 1;
+    memcpy(buf, demangled + start, n);
+    buf[n] = '\0';
+    return n ? buf : demangled;
+}
+
 static occ_status convert_launch(void *context, const prof_launch *l, long long start_ns,
                                  long long stream, long long correlation, occ_profile_error *err)
 {
     convert_state *c = context;
-    return prof_sqlite_writer_launch(c->writer, l, start_ns, stream, correlation, l->name, err);
+    char *demangled =
+        strncmp(l->name, "_Z", 2) == 0 ? cplus_demangle(l->name, DMGL_PARAMS | DMGL_ANSI) : NULL;
+    prof_launch named = *l;
+    char short_name[512];
+    if (demangled) {
+        named.name = demangled;
+        named.name_length = strlen(demangled);
+    } else {
+        named.mangled = NULL; /* not a C++ name: nothing was mangled */
+    }
+    occ_status st =
+        prof_sqlite_writer_launch(c->writer, &named, start_ns, stream, correlation,
+                                  short_of(named.name, short_name, sizeof short_name), err);
+    free(demangled);
+    return st;
 }
 
 static occ_status convert_device(void *context, const prof_device *d, occ_profile_error *err)
