@@ -106,6 +106,8 @@ static void group(json_stream *s, const occ_profile_result *r, size_t i)
     int_or_null(s, g->local_bytes_per_thread, g->local_bytes_per_thread >= 0);
     key(s, "cache_preference");
     int_or_null(s, g->cache_preference, g->cache_preference >= 0);
+    key(s, "carveout_percent");
+    int_or_null(s, g->carveout_percent, g->carveout_percent >= 0);
     key(s, "launches");
     json_stream_int(s, g->launches);
     key(s, "gpu_time_us");
@@ -242,10 +244,10 @@ void profile_print_json(FILE *out, const profile_view *v)
     key(s, "histogram");
     json_stream_raw(s, "[", 1);
     for (int i = 0; i < OCC_PROFILE_HISTOGRAM_BINS; i++) {
-        json_stream_lit(s, i ? ",{\"from\":" : "{\"from\":");
-        json_stream_double(s, i / 10.0);
-        key(s, "to");
-        json_stream_double(s, (i + 1) / 10.0);
+        json_stream_lit(s, i ? ",{\"from_percent\":" : "{\"from_percent\":");
+        json_stream_int(s, i * 10);
+        key(s, "to_percent");
+        json_stream_int(s, (i + 1) * 10);
         key(s, "gpu_time_us");
         json_stream_double(s, sum->histogram_us[i]);
         json_stream_raw(s, "}", 1);

@@ -136,12 +136,14 @@ static void print_explained(FILE *out, const profile_view *v)
                 }
             }
         }
-        if (g->grid_occupancy < g->occupancy - 0.005 && used < sizeof text) {
+        /* a grid below nine tenths of one wave leaves SMs idle whatever the
+           occupancy: say so rather than offer warps it cannot use */
+        if (g->waves >= 0 && g->waves < 0.9 && used < sizeof text) {
             used += (size_t)snprintf(text + used, sizeof text - used,
-                                     " The grid fills only %.1f%% of the GPU's warp slots: more "
-                                     "warps per SM cannot help it; more blocks, or more work "
-                                     "per block, would.",
-                                     g->grid_occupancy * 100);
+                                     " Its grid is %.2f of one wave and fills only %.1f%% of the "
+                                     "GPU's warp slots: more warps per SM cannot help it; more "
+                                     "blocks, or more work per block, would.",
+                                     g->waves, g->grid_occupancy * 100);
         } else if (!helps && used < sizeof text) {
             snprintf(text + used, sizeof text - used,
                      " No single change of registers, shared memory or block size gains a "
@@ -185,19 +187,25 @@ static void print_checks(FILE *out, const profile_view *v)
         }
     }
     if (s->kineto_checked) {
-        fprintf(out,
-                "- Kineto's est. achieved occupancy: %s launches; libocc's grid-bound "
-                "occupancy agrees on %s.",
-                cli_group_digits(s->kineto_checked, a, sizeof a),
-                cli_group_digits(s->kineto_by_cause[OCC_PROFILE_KINETO_AGREES], b, sizeof b));
-        for (int c = 1; c < 8; c++) {
+        char line[1024];
+        size_t used = (size_t)snprintf(
+            line, sizeof line,
+            "- Kineto's est. achieved occupancy: %s launches; libocc's grid-bound occupancy "
+            "agrees on %s.",
+            cli_group_digits(s->kineto_checked, a, sizeof a),
+            cli_group_digits(s->kineto_by_cause[OCC_PROFILE_KINETO_AGREES], b, sizeof b));
+        for (int c = 1; c < 8 && used < sizeof line; c++) {
             if (s->kineto_by_cause[c]) {
-                fprintf(out, " %s: %lld.",
-                        occ_profile_kineto_cause_name((occ_profile_kineto_cause)c),
-                        s->kineto_by_cause[c]);
+                used += (size_t)snprintf(line + used, sizeof line - used, " %s: %lld.",
+                                         occ_profile_kineto_cause_name((occ_profile_kineto_cause)c),
+                                         s->kineto_by_cause[c]);
             }
         }
-        fprintf(out, " (docs/profile.md says what each cause means.)\n");
+        if (used < sizeof line) {
+            snprintf(line + used, sizeof line - used,
+                     " (docs/profile.md says what each cause means.)");
+        }
+        cli_print_wrapped(out, line, 2);
     }
 }
 
