@@ -1,10 +1,11 @@
 # What `make install` and `cmake --install BUILD [--prefix P]` put in place
-# (DESTDIR is honoured): the occ and occ-lab executables, both libraries
+# (DESTDIR is honoured): the occ and occ-lab executables, the three libraries
 # static and shared with their headers, pkg-config and CMake package files,
 # the man pages generated from the option tables, shell completions, and the
 # occupancy page where it was built. Components, for installing a part:
-#   runtime  libocc.so.0, libocc-inspect.so.0
-#   devel    headers, static libraries, occ.pc, occ-inspect.pc, lib/cmake/occ
+#   runtime  libocc.so.0, libocc-inspect.so.0, libocc-profile.so.0
+#   devel    headers, static libraries, occ.pc, occ-inspect.pc, occ-profile.pc,
+#            lib/cmake/occ
 #   cli      bin/occ, bin/occ-lab, man pages, completions
 #   web      share/occ/web
 # `make uninstall` removes what the last install listed in
@@ -21,21 +22,25 @@ if(TARGET occ-lab)
   install(TARGETS occ-lab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
 endif()
 
-# The libraries. libocc-inspect.so finds libocc.so beside itself ($ORIGIN),
-# wherever the prefix is moved (a Python wheel, a relocated tree).
+# The libraries. libocc-inspect.so and libocc-profile.so find libocc.so beside
+# themselves ($ORIGIN), wherever the prefix is moved (a Python wheel, a
+# relocated tree).
 set_target_properties(occ_shared PROPERTIES EXPORT_NAME occ)
 set_target_properties(occ_inspect_shared PROPERTIES EXPORT_NAME inspect INSTALL_RPATH "$ORIGIN")
-install(TARGETS occ_shared occ_inspect_shared EXPORT occTargets
+set_target_properties(occ_profile_shared PROPERTIES EXPORT_NAME profile INSTALL_RPATH "$ORIGIN")
+install(TARGETS occ_shared occ_inspect_shared occ_profile_shared EXPORT occTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
                 NAMELINK_COMPONENT devel)
-install(TARGETS libocc libocc_inspect ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT devel)
+install(TARGETS libocc libocc_inspect libocc_profile ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        COMPONENT devel)
 install(FILES ${CMAKE_SOURCE_DIR}/include/occ.h ${CMAKE_SOURCE_DIR}/include/occ_inspect.h
+        ${CMAKE_SOURCE_DIR}/include/occ_profile.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel)
 
 # pkg-config files, written at install time so that `prefix=` names the
 # prefix installed to (`cmake --install --prefix` decides it then, not the
 # configure step); DESTDIR stays out of them.
-foreach(pc occ occ-inspect)
+foreach(pc occ occ-inspect occ-profile)
   install(CODE "
     set(OCC_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
     set(OCC_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
@@ -48,8 +53,9 @@ foreach(pc occ occ-inspect)
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT devel)
 endforeach()
 
-# find_package(occ): occ::occ and occ::inspect (the shared libraries, from
-# the export), occ::occ_static and occ::inspect_static (occConfig.cmake).
+# find_package(occ): occ::occ, occ::inspect and occ::profile (the shared
+# libraries, from the export), occ::occ_static, occ::inspect_static and
+# occ::profile_static (occConfig.cmake).
 install(EXPORT occTargets NAMESPACE occ:: DESTINATION ${OCC_CMAKE_PACKAGE_DIR}
         COMPONENT devel)
 configure_package_config_file(${OCC_PACKAGING_DIR}/occConfig.cmake.in

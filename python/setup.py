@@ -1,15 +1,17 @@
 """Builds the C libraries the package binds, with the project's CMake.
 
 setuptools runs this during `pip install ./python`: it configures the
-project's top-level CMakeLists.txt and builds two of its targets,
-occ_shared (libocc.so.0, from src/) and occ_inspect_shared
-(libocc-inspect.so.0, from inspect/), then python/CMakeLists.txt, which
+project's top-level CMakeLists.txt and builds three of its targets,
+occ_shared (libocc.so.0, from src/), occ_inspect_shared
+(libocc-inspect.so.0, from inspect/) and occ_profile_shared
+(libocc-profile.so.0, from profile/), then python/CMakeLists.txt, which
 measures the headers' structs for the binding's check (occ/_abi.py). The
 libraries and _abi.py go inside the package, beside the modules that load
 them with ctypes.
 
-OCC_PYTHON_LIBS=DIR takes libocc.so.0, libocc-inspect.so.0 and _abi.py from
-DIR instead of building them (a build folder that already holds them).
+OCC_PYTHON_LIBS=DIR takes libocc.so.0, libocc-inspect.so.0,
+libocc-profile.so.0 and _abi.py from DIR instead of building them (a build
+folder that already holds them).
 """
 
 import os
@@ -24,7 +26,7 @@ from setuptools.command.build_py import build_py
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 HEADER = ROOT / "include" / "occ.h"
-LIBRARIES = ("libocc.so.0", "libocc-inspect.so.0")
+LIBRARIES = ("libocc.so.0", "libocc-inspect.so.0", "libocc-profile.so.0")
 # the struct sizes the compiler gave the headers, which the package checks
 LAYOUTS = "_abi.py"
 
@@ -66,20 +68,22 @@ class build_with_cmake(build_py):
         if cmake is None:
             raise SystemExit("occ: cmake (3.20 or newer) is needed to build libocc; "
                              "Debian: apt-get install cmake gcc pkg-config libjansson-dev "
-                             "liblz4-dev libzstd-dev libiberty-dev (scripts/deps.sh build)")
+                             "liblz4-dev libzstd-dev libiberty-dev libsqlite3-dev libyajl-dev "
+                             "zlib1g-dev (scripts/deps.sh build)")
         temp = (Path(self.get_finalized_command("build").build_temp) / "occ-cmake").resolve()
         lib_dir = temp / "lib"
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 2)
         # The libraries only: no tests, benchmarks or CUDA lab. Built with the
-        # install rpath ($ORIGIN): libocc-inspect.so.0 finds libocc.so.0 beside
-        # it, and no path of this build folder stays in the files.
+        # install rpath ($ORIGIN): libocc-inspect.so.0 and libocc-profile.so.0
+        # find libocc.so.0 beside them, and no path of this build folder stays
+        # in the files.
         subprocess.run([cmake, "-S", str(ROOT), "-B", str(temp / "occ"),
                         "-DCMAKE_BUILD_TYPE=Release", "-DOCC_TESTS=OFF", "-DOCC_BENCH=OFF",
                         "-DOCC_LAB=OFF", "-DCMAKE_BUILD_WITH_INSTALL_RPATH=ON",
                         "-DCMAKE_INSTALL_RPATH=$ORIGIN",
                         f"-DCMAKE_LIBRARY_OUTPUT_DIRECTORY={lib_dir}"], check=True)
         subprocess.run([cmake, "--build", str(temp / "occ"), "--target", "occ_shared",
-                        "occ_inspect_shared", "-j", jobs], check=True)
+                        "occ_inspect_shared", "occ_profile_shared", "-j", jobs], check=True)
         subprocess.run([cmake, "-S", str(HERE), "-B", str(temp / "abi"),
                         f"-DOCC_PYTHON_LIB_DIR={lib_dir}"], check=True)
         return lib_dir

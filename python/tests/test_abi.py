@@ -36,12 +36,18 @@ CONSTANTS = {
     "EXPLAIN_TEXT_BYTES": "OCC_EXPLAIN_TEXT_BYTES",
     "EXPLAIN_TEXT_MAX": "OCC_EXPLAIN_TEXT_MAX",
     "INSPECT_ERROR_MESSAGE_BYTES": "OCC_INSPECT_ERROR_MESSAGE_BYTES",
+    "PROFILE_UNKNOWN": "OCC_PROFILE_UNKNOWN",
+    "PROFILE_ERROR_MESSAGE_BYTES": "OCC_PROFILE_ERROR_MESSAGE_BYTES",
+    "PROFILE_HISTOGRAM_BINS": "OCC_PROFILE_HISTOGRAM_BINS",
+    "PROFILE_KINETO_CAUSES": "sizeof(((occ_profile_summary *)0)->kineto_by_cause) / "
+                             "sizeof(long long)",
 }
+HEADERS = ("occ.h", "occ_inspect.h", "occ_profile.h")
 
 
 def c_program() -> str:
-    lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "occ.h"',
-             '#include "occ_inspect.h"', "int main(void)", "{"]
+    lines = ["#include <stddef.h>", "#include <stdio.h>",
+             *(f'#include "{h}"' for h in HEADERS), "int main(void)", "{"]
     for c_name, cls in TYPES.items():
         lines.append(f'    printf("{c_name} %zu\\n", sizeof({c_name}));')
         for field, _ in cls._fields_:
@@ -78,8 +84,7 @@ def test_struct_layouts_equal_the_headers(c_layout):
 def test_every_field_of_the_headers_is_declared():
     """A field added to a header shows here even where it does not change
     the size (padding): each struct lists every field of its C body."""
-    text = (ROOT / "include" / "occ.h").read_text() + (ROOT / "include" /
-                                                        "occ_inspect.h").read_text()
+    text = "".join((ROOT / "include" / h).read_text() for h in HEADERS)
     for c_name, cls in TYPES.items():
         m = re.search(r"typedef struct " + c_name + r" \{(.*?)\n\} " + c_name + ";", text, re.S)
         assert m, c_name
@@ -126,3 +131,8 @@ def test_libraries_export_the_public_api_only():
     assert declared <= set(libocc), declared - set(libocc)
     inspect = exported(os.path.join(n.LIBRARY_DIR, "libocc-inspect.so.0"))
     assert inspect and all(re.fullmatch(r"occ_inspect_[a-z0-9_]+", s) for s in inspect), inspect
+    profile = exported(os.path.join(n.LIBRARY_DIR, "libocc-profile.so.0"))
+    assert profile and all(re.fullmatch(r"occ_profile_[a-z0-9_]+", s) for s in profile), profile
+    header = (ROOT / "include" / "occ_profile.h").read_text()
+    declared = set(re.findall(r"^[a-z][a-z_ *]*?\b(occ_profile_[a-z0-9_]+)\(", header, re.M))
+    assert declared and declared <= set(profile), declared - set(profile)

@@ -12,7 +12,8 @@ import occ
 
 FUNCTIONS = [occ.calc, occ.calc_batch, occ.cluster, occ.explain, occ.explanation, occ.sweep,
              occ.suggest, occ.waves, occ.dyn_smem_available, occ.latency, occ.inspect,
-             occ.from_triton, occ.gpu, occ.gpus, occ.limiter_names]
+             occ.from_triton, occ.profile, occ.from_torch_profiler, occ.gpu, occ.gpus,
+             occ.limiter_names]
 
 
 def test_every_public_name_is_documented():
@@ -52,5 +53,6 @@ def test_results_are_dataclasses_with_documented_fields():
     assert set(r.limits) == {"warps", "blocks", "registers", "shared_mem", "barriers"}
     assert "blocks_per_sm=4" in repr(r)
     for cls in (occ.CalcResult, occ.Cluster, occ.Gpu, occ.Sweep, occ.Suggestion, occ.Latency,
-                occ.InspectKernel, occ.TritonOccupancy, occ.BatchResult):
+                occ.InspectKernel, occ.TritonOccupancy, occ.BatchResult, occ.Profile,
+                occ.ProfileGroup, occ.ProfileGpu, occ.ProfileArrays):
         assert inspect.getdoc(cls), cls.__name__

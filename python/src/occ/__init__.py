@@ -1,8 +1,8 @@
 """occ: CUDA occupancy as the driver computes it, from Python.
 
-The binding of libocc (include/occ.h) and libocc-inspect
-(include/occ_inspect.h): no GPU, no CUDA, the same answers as the ``occ``
-command.
+The binding of libocc (include/occ.h), libocc-inspect
+(include/occ_inspect.h) and libocc-profile (include/occ_profile.h): no GPU,
+no CUDA, the same answers as the ``occ`` command.
 
     >>> import occ
     >>> r = occ.calc("H200", 256, regs=64, smem=16384)
@@ -11,7 +11,8 @@ command.
 
 Functions: gpu, gpus, calc, calc_batch, cluster, explain, explanation,
 sweep, suggest, waves, dyn_smem_available, latency, inspect, from_triton,
-limiter_names. Every bad input raises OccError with the core's message.
+profile, from_torch_profiler, limiter_names. Every bad input raises OccError
+with the core's message.
 docs/python.md has the guide.
 """
 
@@ -49,6 +50,19 @@ from ._launch import (
 from ._latency import Latency, LatencyInput, LatencyModel, LatencyPrediction, latency
 from ._inspect import InspectKernel, inspect
 from ._triton import TritonOccupancy, from_triton
+from ._profile import (
+    Profile,
+    ProfileArrays,
+    ProfileChecks,
+    ProfileGpu,
+    ProfileGroup,
+    ProfileHistogramBin,
+    ProfileInput,
+    ProfileKinetoCheck,
+    ProfileSmemConfigCheck,
+    from_torch_profiler,
+    profile,
+)
 
 __version__: str = _lib.occ_version().decode()
 
@@ -75,6 +89,15 @@ __all__ = [
     "LatencyPrediction",
     "Launch",
     "OccError",
+    "Profile",
+    "ProfileArrays",
+    "ProfileChecks",
+    "ProfileGpu",
+    "ProfileGroup",
+    "ProfileHistogramBin",
+    "ProfileInput",
+    "ProfileKinetoCheck",
+    "ProfileSmemConfigCheck",
     "Suggestion",
     "Sweep",
     "SweepPoint",
@@ -87,12 +110,14 @@ __all__ = [
     "dyn_smem_available",
     "explain",
     "explanation",
+    "from_torch_profiler",
     "from_triton",
     "gpu",
     "gpus",
     "inspect",
     "latency",
     "limiter_names",
+    "profile",
     "suggest",
     "sweep",
     "waves",

@@ -1,5 +1,5 @@
-"""The C libraries through ctypes: loading, the structs of include/occ.h and
-include/occ_inspect.h, and the prototypes.
+"""The C libraries through ctypes: loading, the structs of include/occ.h,
+include/occ_inspect.h and include/occ_profile.h, and the prototypes.
 
 Every struct here mirrors its C declaration field by field, in order;
 tests/test_abi.py compiles the headers and checks each field's offset and
@@ -27,7 +27,8 @@ from ctypes import (
 
 from ._errors import OccError
 
-# Sizes fixed by the headers (include/occ.h, include/occ_inspect.h).
+# Sizes fixed by the headers (include/occ.h, include/occ_inspect.h,
+# include/occ_profile.h).
 ERROR_MESSAGE_BYTES = 256  # OCC_ERROR_MESSAGE_BYTES
 MAX_CARVEOUT_STEPS = 12  # OCC_MAX_CARVEOUT_STEPS
 DEVICE_NAME_BYTES = 64  # OCC_DEVICE_NAME_BYTES
@@ -35,6 +36,9 @@ MAX_GPCS = 32  # OCC_MAX_GPCS
 EXPLAIN_TEXT_BYTES = 1024  # OCC_EXPLAIN_TEXT_BYTES (its default, which this build keeps)
 EXPLAIN_TEXT_MAX = 14 * EXPLAIN_TEXT_BYTES + 256  # OCC_EXPLAIN_TEXT_MAX
 INSPECT_ERROR_MESSAGE_BYTES = 512  # OCC_INSPECT_ERROR_MESSAGE_BYTES
+PROFILE_ERROR_MESSAGE_BYTES = 512  # OCC_PROFILE_ERROR_MESSAGE_BYTES
+PROFILE_HISTOGRAM_BINS = 10  # OCC_PROFILE_HISTOGRAM_BINS
+PROFILE_KINETO_CAUSES = 8  # occ_profile_summary.kineto_by_cause[8]
 
 # Values with a meaning of their own (include/occ.h).
 UNLIMITED = 2147483647  # OCC_UNLIMITED: a limit the kernel's use of a resource never reaches
@@ -42,6 +46,7 @@ CARVEOUT_DEFAULT = -1  # OCC_CARVEOUT_DEFAULT: no carveout preference
 OPTIN_MAX = -1  # OCC_DYN_SMEM_OPTIN_MAX: opted in to the GPU's maximum
 NO_OPTIN = -2  # OCC_DYN_SMEM_NO_OPTIN: never opted in
 INSPECT_UNKNOWN = -1  # OCC_INSPECT_UNKNOWN: a value the input does not carry
+PROFILE_UNKNOWN = -1  # OCC_PROFILE_UNKNOWN: a value the trace does not carry
 ERR_NULL_POINTER = 5  # OCC_ERR_NULL_POINTER
 
 # occ_limiter bits, in the order the CLI lists them (warps, blocks, registers,
@@ -362,11 +367,97 @@ class InspectError(Structure):
     ]
 
 
+class ProfileInput(Structure):
+    _fields_ = [("path", c_char_p)]
+
+
+class ProfileOptions(Structure):
+    _fields_ = [("device", POINTER(Device))]
+
+
+class ProfileDevice(Structure):
+    _fields_ = [
+        ("input", c_int),
+        ("trace_id", c_int),
+        ("trace_name", c_char * DEVICE_NAME_BYTES),
+        ("trace_sm_count", c_int),
+        ("trace_cc_major", c_int),
+        ("trace_cc_minor", c_int),
+        ("gpu", Device),
+        ("gpu_known", c_bool),
+        ("launches", c_longlong),
+        ("gpu_time_us", c_double),
+    ]
+
+
+class ProfileGroup(Structure):
+    _fields_ = [
+        ("device", c_int),
+        ("name", c_char_p),
+        ("mangled", c_char_p),
+        ("grid", c_int * 3),
+        ("block", c_int * 3),
+        ("cluster", c_int * 3),
+        ("cluster_known", c_bool),
+        ("regs_per_thread", c_int),
+        ("static_smem_bytes", c_int),
+        ("dyn_smem_bytes", c_int),
+        ("smem_bytes", c_int),
+        ("local_bytes_per_thread", c_int),
+        ("cache_preference", c_int),
+        ("carveout_percent", c_int),
+        ("launches", c_longlong),
+        ("gpu_time_us", c_double),
+        ("max_time_us", c_double),
+        ("computed", c_bool),
+        ("note", c_char_p),
+        ("result", Result),
+        ("occupancy", c_double),
+        ("limiters", c_uint),
+        ("smem_config_bytes", c_int),
+        ("smem_config_rule", c_int),
+        ("waves", c_double),
+        ("tail_idle_fraction", c_double),
+        ("grid_occupancy", c_double),
+        ("max_active_clusters", c_int),
+        ("clusters_exact", c_bool),
+        ("trace_smem_config_bytes", c_int),
+        ("trace_smem_config_differs", c_longlong),
+        ("kineto_est_occupancy", c_double),
+        ("kineto_cause", c_int),
+        ("kineto_model_occupancy", c_double),
+    ]
+
+
+class ProfileSummary(Structure):
+    _fields_ = [
+        ("launches_read", c_longlong),
+        ("launches_computed", c_longlong),
+        ("gpu_time_us", c_double),
+        ("weighted_occupancy", c_double),
+        ("histogram_us", c_double * PROFILE_HISTOGRAM_BINS),
+        ("smem_config_checked", c_longlong),
+        ("smem_config_differs", c_longlong),
+        ("kineto_checked", c_longlong),
+        ("kineto_by_cause", c_longlong * PROFILE_KINETO_CAUSES),
+    ]
+
+
+class ProfileError(Structure):
+    _fields_ = [
+        ("status", c_int),
+        ("input", c_int),
+        ("where", c_longlong),
+        ("message", c_char * PROFILE_ERROR_MESSAGE_BYTES),
+    ]
+
+
 # int (*occ_smem_for_block_fn)(int block_size, void *context), returning size_t
 SMEM_FOR_BLOCK_FN = ctypes.CFUNCTYPE(c_size_t, c_int, c_void_p)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# OCC_LIBRARY_DIR: load libocc.so.0 and libocc-inspect.so.0 from there
+# OCC_LIBRARY_DIR: load libocc.so.0, libocc-inspect.so.0 and
+# libocc-profile.so.0 from there
 # instead of the package (a system install, or a build tree under test).
 LIBRARY_DIR = os.environ.get("OCC_LIBRARY_DIR") or _HERE
 
@@ -398,6 +489,12 @@ STRUCTS = {
     "occ_inspect_options": InspectOptions,
     "occ_inspect_kernel": InspectKernel,
     "occ_inspect_error": InspectError,
+    "occ_profile_input": ProfileInput,
+    "occ_profile_options": ProfileOptions,
+    "occ_profile_device": ProfileDevice,
+    "occ_profile_group": ProfileGroup,
+    "occ_profile_summary": ProfileSummary,
+    "occ_profile_error": ProfileError,
 }
 
 
@@ -476,6 +573,7 @@ _proto("occ_limiter_name", c_char_p, c_int)
 _proto("occ_zero_reason_text", c_char_p, c_int)
 _proto("occ_latency_bound_name", c_char_p, c_int)
 _proto("occ_latency_source_name", c_char_p, c_int)
+_proto("occ_smem_config_rule_name", c_char_p, c_int)
 
 
 def text(raw: bytes | None) -> str | None:
@@ -541,5 +639,60 @@ def _proto_inspect(il: ctypes.CDLL) -> None:
     }
     for name, (restype, *argtypes) in table.items():
         f = getattr(il, name)
+        f.restype = restype
+        f.argtypes = argtypes
+
+
+_profile_lib: ctypes.CDLL | None = None
+_profile_missing: str | None = None
+
+
+def profile_lib() -> ctypes.CDLL:
+    """libocc-profile, loaded on first use (occ.profile only)."""
+    global _profile_lib, _profile_missing
+    if _profile_lib is not None:
+        return _profile_lib
+    if _profile_missing is None:
+        path = os.path.join(LIBRARY_DIR, "libocc-profile.so.0")
+        if not os.path.exists(path):
+            _profile_missing = f"libocc-profile is missing: no {path}"
+        else:
+            try:
+                candidate = ctypes.CDLL(path)
+            except OSError as e:
+                _profile_missing = f"cannot load {path}: {e}"
+            else:
+                _proto_profile(candidate)
+                _profile_lib = candidate
+                return candidate
+    raise OccError(_profile_missing, status="not found", code=4, field="profile")
+
+
+def _proto_profile(pl: ctypes.CDLL) -> None:
+    res = c_void_p  # occ_profile_result *, opaque
+    perr = POINTER(ProfileError)
+    table = {
+        "occ_profile_options_init": (None, POINTER(ProfileOptions)),
+        "occ_profile_read": (
+            c_int,
+            POINTER(ProfileInput),
+            c_int,
+            POINTER(ProfileOptions),
+            POINTER(res),
+            perr,
+        ),
+        "occ_profile_result_free": (None, res),
+        "occ_profile_group_count": (c_size_t, res),
+        "occ_profile_group_at": (POINTER(ProfileGroup), res, c_size_t),
+        "occ_profile_device_count": (c_size_t, res),
+        "occ_profile_device_at": (POINTER(ProfileDevice), res, c_size_t),
+        "occ_profile_summary_of": (POINTER(ProfileSummary), res),
+        "occ_profile_input_format": (c_int, res, c_int),
+        "occ_profile_format_name": (c_char_p, c_int),
+        "occ_profile_kineto_cause_name": (c_char_p, c_int),
+        "occ_profile_rank": (c_size_t, res, POINTER(c_size_t), c_size_t),
+    }
+    for name, (restype, *argtypes) in table.items():
+        f = getattr(pl, name)
         f.restype = restype
         f.argtypes = argtypes
