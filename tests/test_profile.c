@@ -19,6 +19,7 @@
 
 #include "cli_harness.h"
 #include "occ_profile.h"
+#include "prof_formats.h"
 #include "test_data.h"
 
 static char tmpdir[] = "/tmp/occ-profile-test-XXXXXX";
@@ -472,6 +473,59 @@ static void h200_traces(void **state)
     }
 }
 
+/* PR-13: kernel events read without yajl give what yajl gives: the same
+   groups, launches, times and estimates on every H200 Kineto trace, and
+   events of another shape (escapes, strings for numbers) go to yajl. */
+static void fast_path_equals_yajl(void **state)
+{
+    (void)state;
+    static const char *const traces[] = {"gemm", "attn", "conv", "reduce", "train", "sweep"};
+    for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "profile-h200/kineto-%s.json.gz", traces[t]);
+        fclose(test_data_open(rel, "rb"));
+        occ_profile_result *fast, *slow;
+        occ_profile_error err;
+        prof_kineto_fast_path = true;
+        assert_int_equal(read_one(test_data_path(rel), NULL, &fast, &err), OCC_OK);
+        prof_kineto_fast_path = false;
+        assert_int_equal(read_one(test_data_path(rel), NULL, &slow, &err), OCC_OK);
+        prof_kineto_fast_path = true;
+        assert_int_equal(occ_profile_group_count(fast), occ_profile_group_count(slow));
+        for (size_t i = 0; i < occ_profile_group_count(fast); i++) {
+            const occ_profile_group *a = occ_profile_group_at(fast, i);
+            const occ_profile_group *b = occ_profile_group_at(slow, i);
+            assert_string_equal(a->name, b->name);
+            assert_int_equal(a->launches, b->launches);
+            assert_true(a->gpu_time_us == b->gpu_time_us);
+            assert_true(a->kineto_est_occupancy == b->kineto_est_occupancy);
+            assert_memory_equal(a->grid, b->grid, sizeof a->grid);
+            assert_memory_equal(a->block, b->block, sizeof a->block);
+            assert_int_equal(a->regs_per_thread, b->regs_per_thread);
+            assert_int_equal(a->smem_bytes, b->smem_bytes);
+        }
+        occ_profile_result_free(fast);
+        occ_profile_result_free(slow);
+    }
+    /* an escape in the name and a string where a number belongs: yajl reads
+       the first, and both paths refuse the second alike */
+    const char *odd = "{\"traceEvents\": [" KERNEL("a\\\"b", "5", "[10, 1, 1]", "[32, 1, 1]", "16",
+                                                   "0", "1") "]}";
+    occ_profile_result *r;
+    occ_profile_error err;
+    assert_int_equal(read_one(write_file("odd.json", odd), NULL, &r, &err), OCC_OK);
+    assert_string_equal(occ_profile_group_at(r, 0)->name, "a\"b");
+    occ_profile_result_free(r);
+    const char *bad =
+        "{\"traceEvents\": [" KERNEL("k", "\"5\"", "[10, 1, 1]", "[32, 1, 1]", "16", "0", "1") "]}";
+    for (int fast_path = 0; fast_path < 2; fast_path++) {
+        prof_kineto_fast_path = fast_path;
+        assert_int_equal(read_one(write_file("bad.json", bad), NULL, &r, &err), OCC_ERR_BAD_FORMAT);
+        assert_non_null(strstr(err.message, "has no \"dur\""));
+    }
+    prof_kineto_fast_path = true;
+}
+
 /* PR-12: the command: help, usage errors (exit 2), data errors (exit 1),
    text, JSON, CSV and SVG. */
 static void cli(void **state)
@@ -525,12 +579,13 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kineto_groups),        cmocka_unit_test(kineto_gzip_and_array),
-        cmocka_unit_test(gpu_must_match_trace), cmocka_unit_test(devices_apart),
-        cmocka_unit_test(kineto_refusals),      cmocka_unit_test(kineto_depth_and_unknown),
-        cmocka_unit_test(nsys_csv_read),        cmocka_unit_test(sqlite_round_trip),
-        cmocka_unit_test(records_refused),      cmocka_unit_test(sqlite_refusals),
-        cmocka_unit_test(h200_traces),          cmocka_unit_test(cli),
+        cmocka_unit_test(kineto_groups),         cmocka_unit_test(kineto_gzip_and_array),
+        cmocka_unit_test(gpu_must_match_trace),  cmocka_unit_test(devices_apart),
+        cmocka_unit_test(kineto_refusals),       cmocka_unit_test(kineto_depth_and_unknown),
+        cmocka_unit_test(nsys_csv_read),         cmocka_unit_test(sqlite_round_trip),
+        cmocka_unit_test(records_refused),       cmocka_unit_test(sqlite_refusals),
+        cmocka_unit_test(h200_traces),           cmocka_unit_test(cli),
+        cmocka_unit_test(fast_path_equals_yajl),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -16,10 +16,18 @@ static unsigned long long mix(unsigned long long h, unsigned long long v)
     return h;
 }
 
+/* FNV-1a over the length and at most 64 bytes of the name: its first 32 and
+   last 32, where kernel names differ (the middle of long template names is
+   mostly shared); equal hashes are told apart by a full compare. Hashing
+   every byte of every launch's name cost more than the rest of grouping. */
 static unsigned long long hash_bytes(const char *s, size_t n)
 {
-    unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) {
+    unsigned long long h = 1469598103934665603ULL ^ n;
+    size_t head = n < 32 ? n : 32;
+    for (size_t i = 0; i < head; i++) {
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    }
+    for (size_t i = n > 64 ? n - 32 : head; i < n; i++) {
         h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
     }
     return h;

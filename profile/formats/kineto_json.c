@@ -17,12 +17,16 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "prof_formats.h"
 
@@ -591,7 +595,7 @@ static occ_status unexpected(scanner *s, size_t p, const char *what)
 static bool skip_space(scanner *s, size_t *p, occ_status *st)
 {
     for (;;) {
-        if (!need(s, p, st)) {
+        if (*p >= s->end && !need(s, p, st)) {
             return false;
         }
         char c = s->buf[*p];
@@ -640,6 +644,56 @@ static bool ends_scalar(char c)
 static const bool structural[256] = {
     ['"'] = true, ['{'] = true, ['}'] = true, ['['] = true, [']'] = true};
 
+/* The first byte at or after i (before e) that is a bracket or a quote;
+   e if none. Sixteen bytes at a time where SSE2 is there (every x86-64),
+   which is what keeps the scan of a trace faster than parsing it. */
+static size_t next_structural(const char *b, size_t i, size_t e)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), open_brace = _mm_set1_epi8('{'),
+                  close_brace = _mm_set1_epi8('}'), open_bracket = _mm_set1_epi8('['),
+                  close_bracket = _mm_set1_epi8(']');
+    while (i + 16 <= e) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        __m128i hit =
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, open_brace)),
+                         _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, close_brace),
+                                                   _mm_cmpeq_epi8(v, open_bracket)),
+                                      _mm_cmpeq_epi8(v, close_bracket)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask) {
+            return i + (size_t)__builtin_ctz((unsigned)mask);
+        }
+        i += 16;
+    }
+#endif
+    while (i < e && !structural[(unsigned char)b[i]]) {
+        i++;
+    }
+    return i;
+}
+
+/* The first '"' or '\\' at or after i (before e); e if none. */
+static size_t next_quote_or_escape(const char *b, size_t i, size_t e)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    while (i + 16 <= e) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        int mask =
+            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+        if (mask) {
+            return i + (size_t)__builtin_ctz((unsigned)mask);
+        }
+        i += 16;
+    }
+#endif
+    while (i < e && b[i] != '"' && b[i] != '\\') {
+        i++;
+    }
+    return i;
+}
+
 /* *p at the first byte of a value: past its end. Brackets must balance
    and strings end; the contents are not parsed. */
 static occ_status skip_value(scanner *s, size_t *p)
@@ -668,21 +722,33 @@ static occ_status skip_value(scanner *s, size_t *p)
     char stack[KINETO_MAX_DEPTH];
     int depth = 0;
     for (;;) {
-        if (!need(s, p, &st)) {
+        if (*p >= s->end && !need(s, p, &st)) {
             return st != OCC_OK ? st : unexpected(s, *p, "the end of an object or array");
         }
         /* the bytes between brackets and quotes, passed in one run */
         const char *b = s->buf;
-        size_t i = *p, e = s->end;
-        while (i < e && !structural[(unsigned char)b[i]]) {
-            i++;
-        }
+        size_t e = s->end;
+        size_t i = next_structural(b, *p, e);
         *p = i;
         if (i == e) {
             continue;
         }
         c = b[i];
         if (c == '"') {
+            /* a string wholly in the buffer is passed here; one the buffer
+               cuts goes to skip_string, which reads on */
+            size_t j = i + 1;
+            for (;;) {
+                j = next_quote_or_escape(b, j, e);
+                if (j >= e || b[j] == '"') {
+                    break;
+                }
+                j += 2; /* an escape and the byte it escapes */
+            }
+            if (j < e) {
+                *p = j + 1;
+                continue;
+            }
             st = skip_string(s, p);
             if (st != OCC_OK) {
                 return st;
@@ -733,6 +799,291 @@ static bool maybe_kernel(const char *text, size_t length)
     }
     return false;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Kernel events of the usual shape, read without yajl                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * yajl tokenizes at about 470 MB/s on the build machine, which holds a trace
+ * of kernel events (about 600 bytes each) under 0.6 M launches a second
+ * before any other work (bench/profile_bench.py). A kernel event as Kineto
+ * writes it has one shape: keys without escapes, the name a string, "dur" a
+ * number, "args" an object of numbers and two arrays of three. fast_event
+ * reads that shape from the event's bytes, which the scanner has already
+ * checked for balanced brackets and ended strings; anything else in the
+ * event (an escape in a string, a value of another type, an array not of
+ * three numbers) sends the whole event to yajl, so both paths give the same
+ * launches and the same refusals (tests/test_profile.c compares them on the
+ * H200 traces).
+ */
+typedef enum fast_result { FAST_OK, FAST_FALLBACK, FAST_ERROR } fast_result;
+
+static const char *fast_space(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) {
+        p++;
+    }
+    return p;
+}
+
+/* A string without escapes at *p: its bytes, and *p past it. */
+static bool fast_string(const char **p, const char *e, const char **text, size_t *length)
+{
+    if (*p >= e || **p != '"') {
+        return false;
+    }
+    const char *q = memchr(*p + 1, '"', (size_t)(e - *p - 1));
+    if (!q || memchr(*p + 1, '\\', (size_t)(q - *p - 1))) {
+        return false;
+    }
+    *text = *p + 1;
+    *length = (size_t)(q - *p - 1);
+    *p = q + 1;
+    return true;
+}
+
+/* A number's bytes at *p, and *p past them. */
+static bool fast_number(const char **p, const char *e, const char **text, size_t *length)
+{
+    const char *q = *p;
+    if (q >= e || !(*q == '-' || (*q >= '0' && *q <= '9'))) {
+        return false;
+    }
+    while (q < e && !ends_scalar(*q)) {
+        q++;
+    }
+    *text = *p;
+    *length = (size_t)(q - *p);
+    *p = q;
+    return true;
+}
+
+/* Any value at *p: past it. */
+static bool fast_skip(const char **p, const char *e)
+{
+    const char *q = *p;
+    if (q >= e) {
+        return false;
+    }
+    if (*q == '"') {
+        for (q++;; q++) {
+            q = memchr(q, '"', (size_t)(e - q));
+            if (!q) {
+                return false;
+            }
+            size_t backslashes = 0;
+            while (q - backslashes > *p + 1 && q[-1 - (long)backslashes] == '\\') {
+                backslashes++;
+            }
+            if (backslashes % 2 == 0) {
+                *p = q + 1;
+                return true;
+            }
+        }
+    }
+    if (*q == '{' || *q == '[') {
+        int depth = 0;
+        while (q < e) {
+            if (*q == '"') {
+                if (!fast_skip(&q, e)) {
+                    return false;
+                }
+                continue;
+            }
+            if (*q == '{' || *q == '[') {
+                depth++;
+            } else if ((*q == '}' || *q == ']') && --depth == 0) {
+                *p = q + 1;
+                return true;
+            }
+            q++;
+        }
+        return false;
+    }
+    while (q < e && !ends_scalar(*q)) {
+        q++;
+    }
+    if (q == *p) {
+        return false;
+    }
+    *p = q;
+    return true;
+}
+
+/* [x, y, z] of whole numbers. */
+static fast_result fast_dims(kineto_state *k, const char **p, const char *e, const char *field,
+                             int dims[3])
+{
+    const char *q = fast_space(*p, e);
+    if (q >= e || *q != '[') {
+        return FAST_FALLBACK;
+    }
+    q++;
+    for (int i = 0; i < 3; i++) {
+        const char *text;
+        size_t length;
+        q = fast_space(q, e);
+        if (!fast_number(&q, e, &text, &length)) {
+            return FAST_FALLBACK;
+        }
+        if (!whole_in(k, text, length, field, 0, INT32_MAX, &dims[i])) {
+            return FAST_ERROR;
+        }
+        q = fast_space(q, e);
+        if (q >= e || *q != (i < 2 ? ',' : ']')) {
+            return FAST_FALLBACK;
+        }
+        q++;
+    }
+    *p = q;
+    return FAST_OK;
+}
+
+static fast_result fast_args(kineto_state *k, const char **p, const char *e)
+{
+    const char *q = fast_space(*p, e);
+    if (q >= e || *q != '{') {
+        return FAST_FALLBACK;
+    }
+    q = fast_space(q + 1, e);
+    if (q < e && *q == '}') {
+        *p = q + 1;
+        return FAST_OK;
+    }
+    for (;;) {
+        const char *key, *text;
+        size_t key_length, length;
+        if (!fast_string(&q, e, &key, &key_length)) {
+            return FAST_FALLBACK;
+        }
+        q = fast_space(q, e);
+        if (q >= e || *q != ':') {
+            return FAST_FALLBACK;
+        }
+        q = fast_space(q + 1, e);
+        fast_result r = FAST_OK;
+        if (key_is(key, key_length, "grid")) {
+            r = fast_dims(k, &q, e, "grid", k->launch.grid);
+            k->has[AK_GRID] = r == FAST_OK;
+        } else if (key_is(key, key_length, "block")) {
+            r = fast_dims(k, &q, e, "block", k->launch.block);
+            k->has[AK_BLOCK] = r == FAST_OK;
+        } else if (key_is(key, key_length, "device") ||
+                   key_is(key, key_length, "registers per thread") ||
+                   key_is(key, key_length, "shared memory") ||
+                   key_is(key, key_length, "est. achieved occupancy %")) {
+            if (!fast_number(&q, e, &text, &length)) {
+                return FAST_FALLBACK;
+            }
+            /* the yajl path's number handling, with the key it would have set */
+            k->in_args = true;
+            k->depth = k->events_depth + 1;
+            k->sec = SEC_EVENTS;
+            on_map_key(k, (const unsigned char *)key, key_length);
+            r = on_number(k, text, length) ? FAST_OK : FAST_ERROR;
+            k->in_args = false;
+        } else if (!fast_skip(&q, e)) {
+            return FAST_FALLBACK;
+        }
+        if (r != FAST_OK) {
+            return r;
+        }
+        q = fast_space(q, e);
+        if (q < e && *q == ',') {
+            q = fast_space(q + 1, e);
+            continue;
+        }
+        if (q < e && *q == '}') {
+            *p = q + 1;
+            return FAST_OK;
+        }
+        return FAST_FALLBACK;
+    }
+}
+
+/* One event [b, e): FAST_OK read (and handed on if a kernel), FAST_FALLBACK
+   for yajl, FAST_ERROR with k->status and the error set. */
+static fast_result fast_event(kineto_state *k, const char *b, const char *e)
+{
+    int saved_depth = k->depth, saved_events_depth = k->events_depth;
+    section saved_sec = k->sec;
+    event_reset(k);
+    k->events_depth = 2;
+    const char *q = fast_space(b + 1, e);
+    fast_result r = FAST_OK;
+    if (q < e && *q == '}') {
+        q = e;
+    }
+    while (q < e && r == FAST_OK) {
+        const char *key, *text;
+        size_t key_length, length;
+        if (!fast_string(&q, e, &key, &key_length)) {
+            r = FAST_FALLBACK;
+            break;
+        }
+        q = fast_space(q, e);
+        if (q >= e || *q != ':') {
+            r = FAST_FALLBACK;
+            break;
+        }
+        q = fast_space(q + 1, e);
+        if (key_is(key, key_length, "cat") || key_is(key, key_length, "ph") ||
+            key_is(key, key_length, "name")) {
+            if (!fast_string(&q, e, &text, &length)) {
+                r = FAST_FALLBACK;
+                break;
+            }
+            k->depth = k->events_depth;
+            k->sec = SEC_EVENTS;
+            on_map_key(k, (const unsigned char *)key, key_length);
+            if (!on_string(k, (const unsigned char *)text, length)) {
+                r = FAST_ERROR;
+            }
+        } else if (key_is(key, key_length, "dur")) {
+            if (!fast_number(&q, e, &text, &length)) {
+                r = FAST_FALLBACK;
+                break;
+            }
+            k->depth = k->events_depth;
+            k->sec = SEC_EVENTS;
+            k->ekey = EK_DUR;
+            if (!on_number(k, text, length)) {
+                r = FAST_ERROR;
+            }
+        } else if (key_is(key, key_length, "args")) {
+            r = fast_args(k, &q, e);
+        } else if (!fast_skip(&q, e)) {
+            r = FAST_FALLBACK;
+        }
+        if (r != FAST_OK) {
+            break;
+        }
+        q = fast_space(q, e);
+        if (q < e && *q == ',') {
+            q = fast_space(q + 1, e);
+            continue;
+        }
+        if (q < e && *q == '}' && fast_space(q + 1, e) == e) {
+            break;
+        }
+        r = FAST_FALLBACK;
+    }
+    if (r == FAST_OK) {
+        k->depth = k->events_depth;
+        k->sec = SEC_EVENTS;
+        r = event_end(k) ? FAST_OK : FAST_ERROR;
+    }
+    k->in_event = false;
+    k->in_args = false;
+    k->depth = saved_depth;
+    k->events_depth = saved_events_depth;
+    k->sec = saved_sec;
+    return r;
+}
+
+/* Test hook: false sends every kernel event to yajl. */
+bool prof_kineto_fast_path = true;
 
 static occ_status feed(kineto_state *k, const char *text, size_t length)
 {
@@ -793,25 +1144,70 @@ static void state_free(kineto_state *k)
     }
 }
 
-/* The deviceProperties array at *p, parsed whole by its own yajl handle as
-   {"deviceProperties": [...]}. */
-static occ_status read_devices(scanner *s, size_t *p, const prof_sink *sink)
+/* ------------------------------------------------------------------------ */
+/* Two stages on two threads: the scan, and the events it finds             */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The scan (this thread) copies each value worth reading (an event that may
+ * be a kernel, the deviceProperties array) into a batch; the reader (a
+ * second thread) parses the batches in order and hands launches to the
+ * sink, which only it touches. Two batches of about 1 MB alternate, so the
+ * memory is bounded and the order of launches is the file's. Each stage
+ * keeps its own error; the reader's comes first in the file, so it wins.
+ * Where a thread cannot be started the reader runs in this thread.
+ */
+enum { ITEM_EVENT = 1, ITEM_DEVICES = 2 };
+#define KINETO_BATCH_BYTES (1u << 20)
+#define KINETO_BATCH_ITEMS 4096
+
+typedef struct item {
+    unsigned char kind;
+    long long offset; /* in the file */
+    size_t start, length;
+} item;
+
+typedef struct batch {
+    char *bytes;
+    size_t used, cap;
+    item *items;
+    size_t count, items_cap;
+} batch;
+
+typedef struct reader_stage {
+    kineto_state *k; /* the event stream's yajl parser and the launch being read */
+    const prof_sink *sink;
+    occ_profile_error err; /* the reader's own error */
+    occ_status status;
+    bool fed; /* events given to yajl */
+} reader_stage;
+
+typedef struct pipeline {
+    pthread_t thread;
+    bool threaded;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    batch batches[2];
+    bool full[2];
+    int fill;     /* the batch the scan fills */
+    bool closing; /* the scan is done */
+    bool failed;  /* the reader stopped on an error */
+    reader_stage reader;
+} pipeline;
+
+static occ_status read_devices_value(reader_stage *r, const char *text, size_t length,
+                                     long long offset)
 {
-    size_t start = *p;
-    s->mark = start;
-    occ_status st = skip_value(s, p);
-    if (st != OCC_OK) {
-        return st;
-    }
-    kineto_state *k = state_new(s->path, s->input, sink, s->err);
+    kineto_state *k = state_new(r->k->path, r->k->input, r->sink, &r->err);
     if (!k) {
-        return prof_error(s->err, OCC_ERR_OUT_OF_MEMORY, s->path, s->input, -1, "out of memory");
+        return prof_error(&r->err, OCC_ERR_OUT_OF_MEMORY, r->k->path, r->k->input, -1,
+                          "out of memory");
     }
-    k->value_offset = s->base + (long long)start;
+    k->value_offset = offset;
     static const char head[] = "{\"deviceProperties\":";
-    st = feed(k, head, sizeof head - 1);
+    occ_status st = feed(k, head, sizeof head - 1);
     if (st == OCC_OK) {
-        st = feed(k, s->buf + start, *p - start);
+        st = feed(k, text, length);
     }
     if (st == OCC_OK) {
         st = feed(k, "}", 1);
@@ -823,13 +1219,140 @@ static occ_status read_devices(scanner *s, size_t *p, const prof_sink *sink)
     return st;
 }
 
-/* The events array at *p ('['): every kernel event to yajl, as the elements
-   of one array ("[" ev "," ev ... "]"), the rest skipped. */
-static occ_status read_events(scanner *s, size_t *p, kineto_state *k)
+static occ_status read_event_value(reader_stage *r, const char *text, size_t length,
+                                   long long offset)
+{
+    kineto_state *k = r->k;
+    k->value_offset = offset;
+    fast_result f = prof_kineto_fast_path ? fast_event(k, text, text + length) : FAST_FALLBACK;
+    if (f == FAST_ERROR) {
+        return k->status != OCC_OK ? k->status : OCC_ERR_BAD_FORMAT;
+    }
+    if (f == FAST_OK) {
+        return OCC_OK;
+    }
+    occ_status st = feed(k, r->fed ? "," : "[", 1);
+    if (st == OCC_OK) {
+        st = feed(k, text, length);
+    }
+    r->fed = true;
+    return st;
+}
+
+static void read_batch(reader_stage *r, const batch *b)
+{
+    for (size_t i = 0; i < b->count && r->status == OCC_OK; i++) {
+        const item *it = &b->items[i];
+        const char *text = b->bytes + it->start;
+        r->status = it->kind == ITEM_DEVICES ? read_devices_value(r, text, it->length, it->offset)
+                                             : read_event_value(r, text, it->length, it->offset);
+    }
+}
+
+static void *reader_thread(void *context)
+{
+    pipeline *pl = context;
+    int i = 0;
+    pthread_mutex_lock(&pl->lock);
+    for (;;) {
+        while (!pl->full[i] && !pl->closing) {
+            pthread_cond_wait(&pl->changed, &pl->lock);
+        }
+        if (!pl->full[i]) {
+            break;
+        }
+        pthread_mutex_unlock(&pl->lock);
+        if (pl->reader.status == OCC_OK) {
+            read_batch(&pl->reader, &pl->batches[i]);
+        }
+        pthread_mutex_lock(&pl->lock);
+        pl->failed = pl->reader.status != OCC_OK;
+        pl->full[i] = false;
+        pl->batches[i].used = pl->batches[i].count = 0;
+        pthread_cond_broadcast(&pl->changed);
+        i ^= 1;
+    }
+    pthread_mutex_unlock(&pl->lock);
+    return NULL;
+}
+
+/* Gives the filled batch to the reader and takes the other, once read.
+   OCC_OK, or the reader's status when it has stopped. */
+static occ_status hand_off(pipeline *pl)
+{
+    if (!pl->threaded) {
+        batch *b = &pl->batches[0];
+        if (pl->reader.status == OCC_OK) {
+            read_batch(&pl->reader, b);
+        }
+        b->used = b->count = 0;
+        return pl->reader.status;
+    }
+    pthread_mutex_lock(&pl->lock);
+    pl->full[pl->fill] = true;
+    pthread_cond_broadcast(&pl->changed);
+    pl->fill ^= 1;
+    while (pl->full[pl->fill] && !pl->failed) {
+        pthread_cond_wait(&pl->changed, &pl->lock);
+    }
+    bool failed = pl->failed;
+    pthread_mutex_unlock(&pl->lock);
+    return failed ? OCC_ERR_BAD_FORMAT : OCC_OK;
+}
+
+/* Copies a value into the batch being filled. */
+static occ_status emit(pipeline *pl, scanner *s, unsigned char kind, size_t start, size_t end)
+{
+    batch *b = &pl->batches[pl->fill];
+    size_t length = end - start;
+    if (b->used + length > b->cap) {
+        size_t cap = b->cap ? b->cap : KINETO_BATCH_BYTES;
+        while (cap < b->used + length) {
+            cap *= 2;
+        }
+        char *bytes = realloc(b->bytes, cap);
+        if (!bytes) {
+            return prof_error(s->err, OCC_ERR_OUT_OF_MEMORY, s->path, s->input, -1,
+                              "out of memory");
+        }
+        b->bytes = bytes;
+        b->cap = cap;
+    }
+    if (b->count == b->items_cap) {
+        size_t cap = b->items_cap ? b->items_cap * 2 : KINETO_BATCH_ITEMS;
+        item *items = realloc(b->items, cap * sizeof *items);
+        if (!items) {
+            return prof_error(s->err, OCC_ERR_OUT_OF_MEMORY, s->path, s->input, -1,
+                              "out of memory");
+        }
+        b->items = items;
+        b->items_cap = cap;
+    }
+    memcpy(b->bytes + b->used, s->buf + start, length);
+    b->items[b->count++] = (item){kind, s->base + (long long)start, b->used, length};
+    b->used += length;
+    if (b->used >= KINETO_BATCH_BYTES || b->count >= KINETO_BATCH_ITEMS) {
+        return hand_off(pl);
+    }
+    return OCC_OK;
+}
+
+/* The deviceProperties array at *p, for the reader. */
+static occ_status read_devices(scanner *s, size_t *p, pipeline *pl)
+{
+    size_t start = *p;
+    s->mark = start;
+    occ_status st = skip_value(s, p);
+    return st != OCC_OK ? st : emit(pl, s, ITEM_DEVICES, start, *p);
+}
+
+/* The events array at *p ('['): each event that may be a kernel to the
+   reader, the rest skipped. */
+static occ_status read_events(scanner *s, size_t *p, pipeline *pl)
 {
     occ_status st = OCC_OK;
     (*p)++; /* '[' */
-    bool first = true, fed = false;
+    bool first = true;
     for (;;) {
         if (!skip_space(s, p, &st)) {
             return st != OCC_OK ? st : unexpected(s, *p, "an event or ']'");
@@ -845,15 +1368,10 @@ static occ_status read_events(scanner *s, size_t *p, kineto_state *k)
             return st;
         }
         if (s->buf[start] == '{' && maybe_kernel(s->buf + start, *p - start)) {
-            k->value_offset = s->base + (long long)start;
-            st = feed(k, fed ? "," : "[", 1);
-            if (st == OCC_OK) {
-                st = feed(k, s->buf + start, *p - start);
-            }
+            st = emit(pl, s, ITEM_EVENT, start, *p);
             if (st != OCC_OK) {
                 return st;
             }
-            fed = true;
         }
         first = false;
         if (!skip_space(s, p, &st)) {
@@ -869,16 +1387,10 @@ static occ_status read_events(scanner *s, size_t *p, kineto_state *k)
         }
     }
     s->mark = *p;
-    if (fed) {
-        st = feed(k, "]", 1);
-        if (st == OCC_OK) {
-            st = feed_end(k);
-        }
-    }
-    return st;
+    return OCC_OK;
 }
 
-static occ_status read_root_object(scanner *s, size_t *p, kineto_state *k, const prof_sink *sink)
+static occ_status read_root_object(scanner *s, size_t *p, pipeline *pl)
 {
     occ_status st = OCC_OK;
     (*p)++; /* '{' */
@@ -912,9 +1424,9 @@ static occ_status read_root_object(scanner *s, size_t *p, kineto_state *k, const
         }
         s->mark = *p;
         if (events && s->buf[*p] == '[') {
-            st = read_events(s, p, k);
+            st = read_events(s, p, pl);
         } else if (devices) {
-            st = read_devices(s, p, sink);
+            st = read_devices(s, p, pl);
         } else {
             st = skip_value(s, p);
         }
@@ -948,10 +1460,26 @@ occ_status prof_read_kineto(const char *path, int input, const prof_sink *sink,
     gzbuffer(s.f, 128 * 1024);
     s.cap = 4 * KINETO_CHUNK_BYTES;
     s.buf = malloc(s.cap);
-    kineto_state *k = state_new(path, input, sink, err);
+    pipeline *pl = calloc(1, sizeof *pl);
     occ_status st = OCC_OK;
-    if (!s.buf || !k) {
+    if (!s.buf || !pl) {
         st = prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, input, -1, "out of memory");
+    } else {
+        pl->reader.sink = sink;
+        pl->reader.k = state_new(path, input, sink, &pl->reader.err);
+        if (!pl->reader.k) {
+            st = prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, input, -1, "out of memory");
+        } else if (pthread_mutex_init(&pl->lock, NULL) == 0) {
+            if (pthread_cond_init(&pl->changed, NULL) == 0) {
+                pl->threaded = pthread_create(&pl->thread, NULL, reader_thread, pl) == 0;
+                if (!pl->threaded) {
+                    pthread_cond_destroy(&pl->changed);
+                    pthread_mutex_destroy(&pl->lock);
+                }
+            } else {
+                pthread_mutex_destroy(&pl->lock);
+            }
+        }
     }
     size_t p = 0;
     if (st == OCC_OK && !skip_space(&s, &p, &st) && st == OCC_OK) {
@@ -960,9 +1488,9 @@ occ_status prof_read_kineto(const char *path, int input, const prof_sink *sink,
     if (st == OCC_OK) {
         /* the Chrome trace format: {"traceEvents": [...], ...} or [...] */
         if (s.buf[p] == '{') {
-            st = read_root_object(&s, &p, k, sink);
+            st = read_root_object(&s, &p, pl);
         } else if (s.buf[p] == '[') {
-            st = read_events(&s, &p, k);
+            st = read_events(&s, &p, pl);
         } else {
             st = unexpected(&s, p, "'{' or '['");
         }
@@ -970,7 +1498,41 @@ occ_status prof_read_kineto(const char *path, int input, const prof_sink *sink,
     if (st == OCC_OK && skip_space(&s, &p, &st)) {
         st = unexpected(&s, p, "the end of the text after the trace");
     }
-    state_free(k);
+    if (pl && pl->reader.k) {
+        /* the last batch, then the reader's end */
+        if (pl->batches[pl->fill].count) {
+            hand_off(pl);
+        }
+        if (pl->threaded) {
+            pthread_mutex_lock(&pl->lock);
+            pl->closing = true;
+            pthread_cond_broadcast(&pl->changed);
+            pthread_mutex_unlock(&pl->lock);
+            pthread_join(pl->thread, NULL);
+            pthread_cond_destroy(&pl->changed);
+            pthread_mutex_destroy(&pl->lock);
+        }
+        reader_stage *r = &pl->reader;
+        if (r->status == OCC_OK && r->fed) {
+            r->status = feed(r->k, "]", 1);
+            if (r->status == OCC_OK) {
+                r->status = feed_end(r->k);
+            }
+        }
+        /* the reader's error is earlier in the file than the scan's */
+        if (r->status != OCC_OK) {
+            st = r->status;
+            if (err) {
+                *err = r->err;
+            }
+        }
+        state_free(r->k);
+        for (int i = 0; i < 2; i++) {
+            free(pl->batches[i].bytes);
+            free(pl->batches[i].items);
+        }
+    }
+    free(pl);
     free(s.buf);
     gzclose(s.f);
     return st;

@@ -68,6 +68,10 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
 occ_status prof_detect(const char *path, int input, occ_profile_format *out,
                        occ_profile_error *err);
 
+/* Test hook of kineto_json.c: true (the default) reads kernel events of the
+   usual shape without yajl; false sends each to yajl. Not thread-safe. */
+extern bool prof_kineto_fast_path;
+
 /* Fills err (when not NULL) and returns status: the message is "PATH: " and
    the formatted text; where >= 0 is kept in err->where. */
 occ_status prof_error(occ_profile_error *err, occ_status status, const char *path, int input,
