@@ -52,79 +52,135 @@ static const char *const field_prefixes[F_COUNT][2] = {
 
 typedef struct csv_reader {
     gzFile f;
-    char *line;
-    size_t length;
+    char *buf;  /* what was read and not yet split */
+    size_t cap; /* CSV_MAX_LINE_BYTES + one read */
+    size_t start, end;
+    bool eof;
+    bool failed;      /* a read error (damaged gzip) */
     long long number; /* line number of the record just read */
     char *fields[CSV_MAX_FIELDS];
     int count;
 } csv_reader;
 
-/* Reads one record (quoted fields may hold newlines and commas) and splits
-   it in place. 1: a record; 0: end; -1: too long; -2: read error. */
-static int csv_next(csv_reader *r)
+/* Reads more after [start, end), moving it to the front. */
+static void csv_fill(csv_reader *r)
 {
-    r->length = 0;
-    bool quoted = false;
-    for (;;) {
-        int c = gzgetc(r->f);
-        if (c == -1) {
-            int code;
-            gzerror(r->f, &code);
-            if (code != Z_OK && code != Z_STREAM_END) {
-                return -2;
-            }
-            if (r->length == 0) {
-                return 0;
-            }
-            break;
-        }
-        if (c == '"') {
-            quoted = !quoted;
-        }
-        if (c == '\n' && !quoted) {
-            break;
-        }
-        if (r->length + 1 >= CSV_MAX_LINE_BYTES) {
-            return -1;
-        }
-        r->line[r->length++] = (char)c;
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
     }
-    r->number++;
-    if (r->length && r->line[r->length - 1] == '\r') {
-        r->length--;
+    int n = gzread(r->f, r->buf + r->end, (unsigned)(r->cap - 1 - r->end));
+    if (n < 0) {
+        r->failed = true;
+        r->eof = true;
+        return;
     }
-    r->line[r->length] = '\0';
-    /* split: fields unquoted in place ("" inside quotes is one quote) */
+    if (n == 0) {
+        r->eof = true;
+    }
+    r->end += (size_t)n;
+}
+
+/* Splits the record [line, line + length) in place into r->fields: quoted
+   fields unquoted ("" inside quotes is one quote). */
+static void csv_split(csv_reader *r, char *line, size_t length)
+{
+    line[length] = '\0';
     r->count = 0;
-    char *p = r->line;
-    for (;;) {
-        if (r->count == CSV_MAX_FIELDS) {
-            break;
+    char *p = line;
+    while (r->count < CSV_MAX_FIELDS) {
+        r->fields[r->count++] = p;
+        if (*p != '"') { /* the usual field: up to the next comma */
+            char *comma = memchr(p, ',', (size_t)(line + length - p));
+            if (!comma) {
+                break;
+            }
+            *comma = '\0';
+            p = comma + 1;
+            continue;
         }
         char *out = p;
-        r->fields[r->count++] = p;
-        bool in_quotes = false;
-        while (*p && (in_quotes || *p != ',')) {
-            if (*p == '"') {
-                if (in_quotes && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                    continue;
-                }
-                in_quotes = !in_quotes;
-                p++;
+        p++;
+        for (;;) {
+            char *quote = memchr(p, '"', (size_t)(line + length - p));
+            if (!quote) { /* unterminated: the rest, as it is */
+                size_t n = strlen(p);
+                memmove(out, p, n + 1);
+                return;
+            }
+            memmove(out, p, (size_t)(quote - p));
+            out += quote - p;
+            if (quote[1] == '"') {
+                *out++ = '"';
+                p = quote + 2;
                 continue;
             }
-            *out++ = *p++;
-        }
-        bool more = *p == ',';
-        *out = '\0';
-        if (!more) {
+            p = quote + 1;
             break;
         }
-        p++;
+        /* what follows the closing quote, up to the comma, is kept */
+        char *comma = memchr(p, ',', (size_t)(line + length - p));
+        size_t tail = comma ? (size_t)(comma - p) : strlen(p);
+        memmove(out, p, tail);
+        out[tail] = '\0';
+        if (!comma) {
+            break;
+        }
+        p = comma + 1;
     }
-    return 1;
+}
+
+/* Reads one record (quoted fields may hold newlines and commas) and splits
+   it. 1: a record; 0: end; -1: too long; -2: read error. */
+static int csv_next(csv_reader *r)
+{
+    size_t scan = r->start;
+    bool quoted = false;
+    for (;;) {
+        char *nl = memchr(r->buf + scan, '\n', r->end - scan);
+        size_t stop = nl ? (size_t)(nl - r->buf) : r->end;
+        /* quotes between scan and stop flip whether the newline ends the record */
+        for (char *q = r->buf + scan; (q = memchr(q, '"', (size_t)(r->buf + stop - q))); q++) {
+            quoted = !quoted;
+        }
+        if (nl && !quoted) {
+            size_t length = stop - r->start;
+            char *line = r->buf + r->start;
+            r->start = stop + 1;
+            r->number++;
+            if (length && line[length - 1] == '\r') {
+                length--;
+            }
+            csv_split(r, line, length);
+            return 1;
+        }
+        if (nl) { /* a newline inside quotes: the record goes on */
+            scan = stop + 1;
+            continue;
+        }
+        if (r->eof) {
+            if (r->failed) {
+                return -2;
+            }
+            if (r->end == r->start) {
+                return 0;
+            }
+            /* the last record, without a newline */
+            char *line = r->buf + r->start;
+            size_t length = r->end - r->start;
+            r->start = r->end;
+            r->number++;
+            csv_split(r, line, length);
+            return 1;
+        }
+        if (r->end - r->start >= CSV_MAX_LINE_BYTES) {
+            return -1;
+        }
+        size_t offset = r->end - r->start; /* its quotes are counted */
+        csv_fill(r);
+        scan = r->start + offset;
+    }
 }
 
 static bool starts_with(const char *text, const char *prefix)
@@ -163,6 +219,17 @@ static bool parse_double(const char *text, double *out)
     if (!*text) {
         return false;
     }
+    /* plain digits, most fields, without strtod */
+    long long whole = 0;
+    int digits = 0;
+    while (text[digits] >= '0' && text[digits] <= '9' && digits < 18) {
+        whole = whole * 10 + (text[digits] - '0');
+        digits++;
+    }
+    if (digits > 0 && text[digits] == '\0') {
+        *out = (double)whole;
+        return true;
+    }
     char *end;
     errno = 0;
     double v = strtod(text, &end);
@@ -184,8 +251,9 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
     if (!r.f) {
         return prof_error(err, OCC_ERR_IO, path, input, -1, "cannot open");
     }
-    r.line = malloc(CSV_MAX_LINE_BYTES);
-    if (!r.line) {
+    r.cap = CSV_MAX_LINE_BYTES + (1 << 20);
+    r.buf = malloc(r.cap);
+    if (!r.buf) {
         gzclose(r.f);
         return prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, input, -1, "out of memory");
     }
@@ -328,7 +396,7 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
                         "line %lld: cannot be read (damaged gzip?)", r.number + 1);
     }
 done:
-    free(r.line);
+    free(r.buf);
     gzclose(r.f);
     return st;
 }

@@ -222,6 +222,133 @@ static bool int_column(reader *r, sqlite3_stmt *st, int col, long long row, long
     return true;
 }
 
+/* The names of StringIds ids already seen: a kernel table of a million
+   rows names a few thousand kernels, and one look-up each is far cheaper
+   than a join per row. Bounded by OCC_PROFILE_MAX_NAME_BYTES. */
+typedef struct name_cache {
+    long long *ids;
+    char **texts;
+    size_t *lengths;
+    size_t cap, count, bytes;
+    sqlite3_stmt *lookup;
+} name_cache;
+
+static void name_cache_free(name_cache *c)
+{
+    for (size_t i = 0; i < c->cap; i++) {
+        if (c->texts && c->texts[i]) {
+            free(c->texts[i]);
+        }
+    }
+    free(c->ids);
+    free(c->texts);
+    free(c->lengths);
+    sqlite3_finalize(c->lookup);
+}
+
+static occ_status cache_grow(reader *r, name_cache *c)
+{
+    size_t cap = c->cap ? c->cap * 2 : 1024;
+    long long *ids = calloc(cap, sizeof *ids);
+    char **texts = calloc(cap, sizeof *texts);
+    size_t *lengths = calloc(cap, sizeof *lengths);
+    if (!ids || !texts || !lengths) {
+        free(ids);
+        free(texts);
+        free(lengths);
+        return prof_error(r->err, OCC_ERR_OUT_OF_MEMORY, r->path, r->input, -1, "out of memory");
+    }
+    for (size_t i = 0; i < c->cap; i++) {
+        if (c->texts[i]) {
+            size_t at = (size_t)c->ids[i] * 0x9e3779b97f4a7c15ULL & (cap - 1);
+            while (texts[at]) {
+                at = (at + 1) & (cap - 1);
+            }
+            ids[at] = c->ids[i];
+            texts[at] = c->texts[i];
+            lengths[at] = c->lengths[i];
+        }
+    }
+    free(c->ids);
+    free(c->texts);
+    free(c->lengths);
+    c->ids = ids;
+    c->texts = texts;
+    c->lengths = lengths;
+    c->cap = cap;
+    return OCC_OK;
+}
+
+/* The text of a name column of the row: its StringIds value, or the
+   column's own text; NULL for NULL. */
+static occ_status name_of(reader *r, name_cache *c, bool strings, sqlite3_stmt *row, int col,
+                          long long row_number, const char **text, size_t *length)
+{
+    *text = NULL;
+    *length = 0;
+    int type = sqlite3_column_type(row, col);
+    if (type == SQLITE_NULL) {
+        return OCC_OK;
+    }
+    if (type != SQLITE_INTEGER || !strings) {
+        *text = (const char *)sqlite3_column_text(row, col);
+        *length = *text ? (size_t)sqlite3_column_bytes(row, col) : 0;
+        return OCC_OK;
+    }
+    long long id = sqlite3_column_int64(row, col);
+    if (c->count * 2 >= c->cap) {
+        occ_status st = cache_grow(r, c);
+        if (st != OCC_OK) {
+            return st;
+        }
+    }
+    size_t at = (size_t)id * 0x9e3779b97f4a7c15ULL & (c->cap - 1);
+    while (c->texts[at]) {
+        if (c->ids[at] == id) {
+            *text = c->texts[at];
+            *length = c->lengths[at];
+            return OCC_OK;
+        }
+        at = (at + 1) & (c->cap - 1);
+    }
+    if (!c->lookup && sqlite3_prepare_v2(r->db, "SELECT value FROM StringIds WHERE id = ?", -1,
+                                         &c->lookup, NULL) != SQLITE_OK) {
+        return sql_error(r, OCC_ERR_BAD_FORMAT, "StringIds");
+    }
+    sqlite3_reset(c->lookup);
+    sqlite3_bind_int64(c->lookup, 1, id);
+    if (sqlite3_step(c->lookup) != SQLITE_ROW) {
+        /* an id without a string: the number stands for the name */
+        *text = (const char *)sqlite3_column_text(row, col);
+        *length = *text ? (size_t)sqlite3_column_bytes(row, col) : 0;
+        return OCC_OK;
+    }
+    const unsigned char *value = sqlite3_column_text(c->lookup, 0);
+    size_t n = value ? (size_t)sqlite3_column_bytes(c->lookup, 0) : 0;
+    if (c->bytes + n + 1 > OCC_PROFILE_MAX_NAME_BYTES) {
+        return prof_error(r->err, OCC_ERR_LIMIT, r->path, r->input, row_number,
+                          "CUPTI_ACTIVITY_KIND_KERNEL row %lld: more than %zu MB of distinct "
+                          "kernel names",
+                          row_number, OCC_PROFILE_MAX_NAME_BYTES >> 20);
+    }
+    char *copy = malloc(n + 1);
+    if (!copy) {
+        return prof_error(r->err, OCC_ERR_OUT_OF_MEMORY, r->path, r->input, -1, "out of memory");
+    }
+    if (n) {
+        memcpy(copy, value, n);
+    }
+    copy[n] = '\0';
+    c->ids[at] = id;
+    c->texts[at] = copy;
+    c->lengths[at] = n;
+    c->count++;
+    c->bytes += n + 1;
+    *text = copy;
+    *length = n;
+    return OCC_OK;
+}
+
 static occ_status read_kernels(reader *r, const prof_sink *sink)
 {
     static const char *names[COL_COUNT + 1];
@@ -257,21 +384,10 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
         n += (size_t)snprintf(sql + n, sizeof sql - n, "%s%s%s", present[i] ? "k.\"" : "NULL",
                               present[i] ? names[i] : "", present[i] ? "\", " : ", ");
     }
-    /* names are ids into StringIds; a text value (some writers) is taken as is */
-    if (strings) {
-        n += (size_t)snprintf(sql + n, sizeof sql - n,
-                              "COALESCE(s1.value, k.%s), %s FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-                              "LEFT JOIN StringIds s1 ON s1.id = k.%s %s",
-                              name_column,
-                              present[COL_MANGLED] ? "COALESCE(s2.value, k.mangledName)" : "NULL",
-                              name_column,
-                              present[COL_MANGLED] ? "LEFT JOIN StringIds s2 ON s2.id = "
-                                                     "k.mangledName"
-                                                   : "");
-    } else {
-        n += (size_t)snprintf(sql + n, sizeof sql - n, "k.%s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k",
-                              name_column, present[COL_MANGLED] ? "k.mangledName" : "NULL");
-    }
+    /* names are ids into StringIds, looked up once each (name_of); a text
+       value (some writers) is taken as it is */
+    n += (size_t)snprintf(sql + n, sizeof sql - n, "k.%s, %s FROM CUPTI_ACTIVITY_KIND_KERNEL k",
+                          name_column, present[COL_MANGLED] ? "k.mangledName" : "NULL");
     /* no ORDER BY: grouping does not depend on the order, and sorting a
        million rows costs more than reading them */
     sqlite3_stmt *st;
@@ -281,6 +397,7 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
     int rc;
     long long row = 0;
     s = OCC_OK;
+    name_cache names_cache = {0};
     while (s == OCC_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         row++;
         long long v[COL_COUNT - 2];
@@ -319,13 +436,17 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
             break;
         }
         prof_launch l = {0};
-        const unsigned char *name = sqlite3_column_text(st, COL_NAME);
-        l.name = name ? (const char *)name : "";
-        l.name_length = name ? (size_t)sqlite3_column_bytes(st, COL_NAME) : 0;
-        const unsigned char *mangled = sqlite3_column_text(st, COL_MANGLED);
-        if (mangled && sqlite3_column_type(st, COL_MANGLED) != SQLITE_NULL) {
-            l.mangled = (const char *)mangled;
-            l.mangled_length = (size_t)sqlite3_column_bytes(st, COL_MANGLED);
+        s = name_of(r, &names_cache, strings, st, COL_NAME, row, &l.name, &l.name_length);
+        if (s == OCC_OK) {
+            s = name_of(r, &names_cache, strings, st, COL_MANGLED, row, &l.mangled,
+                        &l.mangled_length);
+        }
+        if (s != OCC_OK) {
+            break;
+        }
+        if (!l.name) {
+            l.name = "";
+            l.name_length = 0;
         }
         l.device = (int)v[COL_DEVICE];
         for (int i = 0; i < 3; i++) {
@@ -357,6 +478,7 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
         s = sql_error(r, OCC_ERR_BAD_FORMAT, "CUPTI_ACTIVITY_KIND_KERNEL");
     }
     sqlite3_finalize(st);
+    name_cache_free(&names_cache);
     return s;
 }
 
@@ -373,6 +495,8 @@ occ_status prof_read_nsys_sqlite(const char *path, int input, const prof_sink *s
     /* a damaged database must fail, not loop: bound what a query may touch */
     sqlite3_limit(r.db, SQLITE_LIMIT_LENGTH, OCC_PROFILE_MAX_NAME_LENGTH * 64);
     sqlite3_exec(r.db, "PRAGMA cache_size=-8192", NULL, NULL, NULL); /* 8 MB */
+    /* pages through a map of up to 64 MB rather than a read() each */
+    sqlite3_exec(r.db, "PRAGMA mmap_size=67108864", NULL, NULL, NULL);
     occ_status st = OCC_OK;
     if (!table_exists(&r, "CUPTI_ACTIVITY_KIND_KERNEL")) {
         /* nsys creates tables lazily: an export of a run without kernels
