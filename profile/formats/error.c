@@ -29,6 +29,24 @@ occ_status prof_error(occ_profile_error *err, occ_status status, const char *pat
     return status;
 }
 
+occ_status prof_error_place(occ_profile_error *err, occ_status status, const char *path,
+                            long long where, const char *where_word)
+{
+    if (!err || err->where >= 0 || where < 0 || status == OCC_OK) {
+        return status;
+    }
+    size_t n = path ? strlen(path) : 0;
+    if (!path || strncmp(err->message, path, n) != 0 || strncmp(err->message + n, ": ", 2) != 0) {
+        return status;
+    }
+    char rest[sizeof err->message];
+    snprintf(rest, sizeof rest, "%s", err->message + n + 2);
+    snprintf(err->message + n + 2, sizeof err->message - n - 2, "%s %lld: %s", where_word, where,
+             rest);
+    err->where = where;
+    return status;
+}
+
 /* CUDA's limits on a launch [CUDA C++ Programming Guide, "Compute
    Capabilities", table "Technical Specifications per Compute Capability"]:
    1,024 threads per block, block dims 1,024 x 1,024 x 64, grid x up to

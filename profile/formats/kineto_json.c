@@ -30,7 +30,11 @@
 
 #include "prof_formats.h"
 
+/* The fuzz build shrinks the chunk, so that inputs of a few KB refill the
+   buffer and move what it keeps (fuzz/CMakeLists.txt). */
+#ifndef KINETO_CHUNK_BYTES
 #define KINETO_CHUNK_BYTES (256 * 1024)
+#endif
 /* Deeper nesting than any trace has is refused: yajl keeps a byte per level. */
 #define KINETO_MAX_DEPTH 64
 /* yajl holds a token cut by a chunk boundary whole; a value longer than this
@@ -153,8 +157,9 @@ static bool whole_in(kineto_state *s, const char *text, size_t length, const cha
         }
     }
     double v;
-    if (!number_text(text, length, &v) || v != (double)(long long)v || v < (double)lo ||
-        v > (double)hi) {
+    /* the range first: converting a double outside long long's is undefined */
+    if (!number_text(text, length, &v) || v < (double)lo || v > (double)hi ||
+        v != (double)(long long)v) {
         prof_error(s->err, OCC_ERR_BAD_FORMAT, s->path, s->input, where(s),
                    "byte %lld: %s %.*s is not a whole number in %lld..%lld", where(s), field,
                    (int)(length > 40 ? 40 : length), text, lo, hi);
@@ -238,7 +243,8 @@ static int event_end(kineto_state *s)
     s->launch.name_length = s->name_length;
     occ_status st = prof_launch_check(&s->launch, s->path, s->input, where(s), "byte", s->err);
     if (st == OCC_OK) {
-        st = s->sink->launch(s->sink->context, &s->launch, s->err);
+        st = prof_error_place(s->err, s->sink->launch(s->sink->context, &s->launch, s->err),
+                              s->path, where(s), "byte");
     }
     return st == OCC_OK ? 1 : stop(s, st);
 }
@@ -247,7 +253,8 @@ static int device_end(kineto_state *s)
 {
     s->in_device = false;
     s->device.name = s->device_name;
-    occ_status st = s->sink->device(s->sink->context, &s->device, s->err);
+    occ_status st = prof_error_place(s->err, s->sink->device(s->sink->context, &s->device, s->err),
+                                     s->path, where(s), "byte");
     return st == OCC_OK ? 1 : stop(s, st);
 }
 
@@ -546,8 +553,9 @@ static bool need(scanner *s, size_t *p, occ_status *st)
         if (s->cap - s->end < KINETO_CHUNK_BYTES) {
             if (s->cap >= (size_t)KINETO_MAX_TOKEN_BYTES) {
                 *st = prof_error(s->err, OCC_ERR_LIMIT, s->path, s->input, s->base,
-                                 "byte %lld: a JSON value longer than %lld MB", s->base,
-                                 KINETO_MAX_TOKEN_BYTES >> 20);
+                                 "byte %lld: a JSON value (or the white space after it) longer "
+                                 "than %lld MB",
+                                 s->base, KINETO_MAX_TOKEN_BYTES >> 20);
                 return false;
             }
             size_t cap = s->cap * 2;
@@ -571,11 +579,31 @@ static bool need(scanner *s, size_t *p, occ_status *st)
             return false;
         }
         if (n == 0) {
+            /* gzread reports gzip data cut short as an end, not an error */
+            int code;
+            const char *why = gzerror(s->f, &code);
+            if (code == Z_BUF_ERROR) {
+                long long at = s->base + (long long)s->end;
+                *st = prof_error(s->err, OCC_ERR_BAD_FORMAT, s->path, s->input, at,
+                                 "byte %lld of the decompressed text: %s (the gzip data is cut "
+                                 "short)",
+                                 at, why);
+                return false;
+            }
             s->eof = true;
         }
         s->end += (size_t)n;
     }
     return true;
+}
+
+/* need() moves the bytes it keeps (from the mark) to the front of buf and
+   adjusts only the position it was given: another position taken before a
+   call that may read (at or after the mark) is, after it, moved back by
+   what base grew by. */
+static size_t moved(const scanner *s, long long base_before, size_t at)
+{
+    return at - (size_t)(s->base - base_before);
 }
 
 static occ_status unexpected(scanner *s, size_t p, const char *what)
@@ -611,10 +639,13 @@ static occ_status skip_string(scanner *s, size_t *p)
 {
     occ_status st = OCC_OK;
     size_t at = *p + 1;
+    long long base = s->base;
     for (;;) {
         if (!need(s, &at, &st)) {
             return st != OCC_OK ? st : unexpected(s, at, "the end of a string");
         }
+        *p = moved(s, base, *p); /* the opening quote, where need() left it */
+        base = s->base;
         const char *q = memchr(s->buf + at, '"', s->end - at);
         const char *stop = q ? q : s->buf + s->end;
         if (!q) {
@@ -707,17 +738,18 @@ static occ_status skip_value(scanner *s, size_t *p)
         return skip_string(s, p);
     }
     if (c != '{' && c != '[') {
-        size_t start = *p;
+        bool any = false; /* (a position before need() would be stale after it) */
         while (need(s, p, &st) && !ends_scalar(s->buf[*p])) {
             if (s->buf[*p] == '{' || s->buf[*p] == '[' || s->buf[*p] == '"' || s->buf[*p] == ':') {
                 return unexpected(s, *p, "',', '}' or ']'");
             }
             (*p)++;
+            any = true;
         }
         if (st != OCC_OK) {
             return st;
         }
-        return *p > start ? OCC_OK : unexpected(s, start, "a value");
+        return any ? OCC_OK : unexpected(s, *p, "a value");
     }
     char stack[KINETO_MAX_DEPTH];
     int depth = 0;
@@ -1341,9 +1373,10 @@ static occ_status emit(pipeline *pl, scanner *s, unsigned char kind, size_t star
 static occ_status read_devices(scanner *s, size_t *p, pipeline *pl)
 {
     size_t start = *p;
+    long long base = s->base;
     s->mark = start;
     occ_status st = skip_value(s, p);
-    return st != OCC_OK ? st : emit(pl, s, ITEM_DEVICES, start, *p);
+    return st != OCC_OK ? st : emit(pl, s, ITEM_DEVICES, moved(s, base, start), *p);
 }
 
 /* The events array at *p ('['): each event that may be a kernel to the
@@ -1362,11 +1395,13 @@ static occ_status read_events(scanner *s, size_t *p, pipeline *pl)
             break;
         }
         size_t start = *p;
+        long long base = s->base;
         s->mark = start;
         st = skip_value(s, p);
         if (st != OCC_OK) {
             return st;
         }
+        start = moved(s, base, start);
         if (s->buf[start] == '{' && maybe_kernel(s->buf + start, *p - start)) {
             st = emit(pl, s, ITEM_EVENT, start, *p);
             if (st != OCC_OK) {
@@ -1407,11 +1442,13 @@ static occ_status read_root_object(scanner *s, size_t *p, pipeline *pl)
             return unexpected(s, *p, "a key");
         }
         size_t key = *p;
+        long long base = s->base;
         s->mark = key;
         st = skip_string(s, p);
         if (st != OCC_OK) {
             return st;
         }
+        key = moved(s, base, key);
         size_t key_length = *p - key;
         bool events = key_length == 13 && memcmp(s->buf + key, "\"traceEvents\"", 13) == 0;
         bool devices = key_length == 18 && memcmp(s->buf + key, "\"deviceProperties\"", 18) == 0;

@@ -78,6 +78,13 @@ occ_status prof_error(occ_profile_error *err, occ_status status, const char *pat
                       long long where, const char *format, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* A sink's refusal (the engine's limits: devices, groups, name bytes) knows
+   no place in the file; the reader that called it does. Puts "WHERE_WORD
+   WHERE: " after the path in err's message when err has no place yet, and
+   returns status. */
+occ_status prof_error_place(occ_profile_error *err, occ_status status, const char *path,
+                            long long where, const char *where_word);
+
 /* A checked launch: the values every reader must refuse (negative sizes,
    dims above the CUDA limits). OCC_OK, or OCC_ERR_BAD_FORMAT naming the
    field, the value and the limit, at `where` (a line, offset or row). */
