@@ -114,6 +114,9 @@ static void group(json_stream *s, const occ_profile_result *r, size_t i)
     json_stream_double(s, g->gpu_time_us);
     key(s, "max_time_us");
     json_stream_double(s, g->max_time_us);
+    const occ_profile_summary *sum = occ_profile_summary_of(r);
+    key(s, "gpu_time_share");
+    json_stream_double(s, sum->gpu_time_us > 0 ? g->gpu_time_us / sum->gpu_time_us : 0.0);
     key(s, "computed");
     json_stream_lit(s, g->computed ? "true" : "false");
     key(s, "note");

@@ -57,7 +57,6 @@ def train_sqlite(tmp_path_factory) -> Path:
 def group_doc(g: occ.ProfileGroup) -> dict:
     """One group as profile_json.c writes it."""
     d = dataclasses.asdict(g)
-    del d["carveout_percent"]  # beyond the JSON
     for key in ("block", "grid", "cluster"):
         d[key] = None if d[key] is None else list(d[key])
     d["limiters"] = [JSON_LIMITER.get(name, name) for name in g.limiters]
@@ -73,7 +72,7 @@ def doc_of(p: occ.Profile) -> dict:
         "gpu_time_us": p.gpu_time_us,
         "weighted_occupancy": p.weighted_occupancy,
         "gpu": [dataclasses.asdict(g) for g in p.gpu],
-        "histogram": [{"from": b.from_occupancy, "to": b.to_occupancy,
+        "histogram": [{"from_percent": b.from_percent, "to_percent": b.to_percent,
                        "gpu_time_us": b.gpu_time_us} for b in p.histogram],
         "checks": dataclasses.asdict(p.checks),
         "groups": [group_doc(g) for g in p.groups],

@@ -54,11 +54,11 @@ class ProfileGpu:
 @dataclass
 class ProfileHistogramBin:
     """GPU time of the launches whose theoretical occupancy is in
-    [from_occupancy, to_occupancy) (the last bin includes 1.0); the JSON's
-    ``from`` and ``to``."""
+    [from_percent, to_percent) percent (the last bin includes 100), as the
+    JSON's histogram."""
 
-    from_occupancy: float
-    to_occupancy: float
+    from_percent: int
+    to_percent: int
     gpu_time_us: float
 
 
@@ -114,9 +114,11 @@ class ProfileGroup:
     smem_bytes: int  # static + dynamic per block
     local_bytes_per_thread: int | None
     cache_preference: int | None  # the occ_cache_preference requested
+    carveout_percent: int | None  # the carveout the kernel requested (CUPTI), 0..100
     launches: int
     gpu_time_us: float  # the sum of its launches' durations
     max_time_us: float  # the longest launch
+    gpu_time_share: float  # of the whole program's GPU time
     computed: bool
     note: str | None  # why not computed, or a caution
     theoretical_occupancy: float | None
@@ -135,8 +137,6 @@ class ProfileGroup:
     kineto_est_occupancy: float | None  # Kineto's estimate, 0..1 (the first launch's)
     kineto_model_occupancy: float | None  # Kineto's calculation redone by libocc
     kineto_cause: str | None  # why grid_occupancy and Kineto's estimate differ
-    # Beyond the JSON:
-    carveout_percent: int | None  # the carveout the kernel requested (CUPTI), 0..100
 
 
 @dataclass
@@ -250,7 +250,7 @@ def _device(i: int, d: n.ProfileDevice) -> ProfileGpu:
     )
 
 
-def _group(pl, i: int, g: n.ProfileGroup) -> ProfileGroup:
+def _group(pl, i: int, g: n.ProfileGroup, total_us: float) -> ProfileGroup:
     computed = g.computed
     sized = computed and g.waves >= 0  # waves, tail and grid occupancy need SMs
     clusters = g.max_active_clusters >= 0
@@ -270,9 +270,11 @@ def _group(pl, i: int, g: n.ProfileGroup) -> ProfileGroup:
         smem_bytes=g.smem_bytes,
         local_bytes_per_thread=_known(g.local_bytes_per_thread),
         cache_preference=_known(g.cache_preference),
+        carveout_percent=_known(g.carveout_percent),
         launches=g.launches,
         gpu_time_us=g.gpu_time_us,
         max_time_us=g.max_time_us,
+        gpu_time_share=g.gpu_time_us / total_us if total_us > 0 else 0.0,
         computed=computed,
         note=n.text(g.note),
         theoretical_occupancy=g.occupancy if computed else None,
@@ -293,7 +295,6 @@ def _group(pl, i: int, g: n.ProfileGroup) -> ProfileGroup:
         kineto_model_occupancy=g.kineto_model_occupancy if kineto and computed else None,
         kineto_cause=(_name(pl, "occ_profile_kineto_cause_name", g.kineto_cause)
                       if kineto and computed else None),
-        carveout_percent=_known(g.carveout_percent),
     )
 
 
@@ -396,7 +397,7 @@ def _result(pl, r: ctypes.c_void_p, paths: list[str]) -> Profile:
               for i, p in enumerate(paths)]
     devices = [_device(i, pl.occ_profile_device_at(r, i).contents)
                for i in range(pl.occ_profile_device_count(r))]
-    groups = [_group(pl, i, pl.occ_profile_group_at(r, i).contents)
+    groups = [_group(pl, i, pl.occ_profile_group_at(r, i).contents, s.gpu_time_us)
               for i in range(pl.occ_profile_group_count(r))]
     bins = n.PROFILE_HISTOGRAM_BINS
     causes = {_name(pl, "occ_profile_kineto_cause_name", c): s.kineto_by_cause[c]
@@ -408,7 +409,7 @@ def _result(pl, r: ctypes.c_void_p, paths: list[str]) -> Profile:
         gpu_time_us=s.gpu_time_us,
         weighted_occupancy=s.weighted_occupancy if s.launches_computed > 0 else None,
         gpu=devices,
-        histogram=[ProfileHistogramBin(i / bins, (i + 1) / bins, s.histogram_us[i])
+        histogram=[ProfileHistogramBin(i * 100 // bins, (i + 1) * 100 // bins, s.histogram_us[i])
                    for i in range(bins)],
         checks=ProfileChecks(
             smem_config=ProfileSmemConfigCheck(s.smem_config_checked, s.smem_config_differs),
