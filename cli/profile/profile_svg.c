@@ -29,9 +29,17 @@ bool profile_write_svg(const char *path, const profile_view *v)
     svg_begin(&g, f, width, height, "GPU time by theoretical occupancy");
     char text[160];
     svg_text(&g, width / 2, 28, "middle", 18, "#222", 0, "GPU time by theoretical occupancy");
+    double t = s->gpu_time_us;
     snprintf(text, sizeof text,
-             "%lld kernel launches, %.3g s of GPU time; weighted occupancy %.1f%% (occ profile)",
-             s->launches_read, s->gpu_time_us / 1e6, s->weighted_occupancy * 100);
+             "%lld kernel launches, %.3g %s of GPU time; weighted occupancy %.1f%% (occ profile)",
+             s->launches_read,
+             t >= 1e6   ? t / 1e6
+             : t >= 1e3 ? t / 1e3
+                        : t,
+             t >= 1e6   ? "s"
+             : t >= 1e3 ? "ms"
+                        : "us",
+             s->weighted_occupancy * 100);
     svg_text(&g, width / 2, 50, "middle", 12, "#555", 0, text);
     double ticks[16];
     int n = chart_ticks(0, y_max * 100, 6, ticks, 16);
