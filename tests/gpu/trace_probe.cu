@@ -1,6 +1,6 @@
 // trace_probe.cu - a program whose launches occ lab trace records and occ
 // profile checks (tests/gpu/run_lab_trace.sh): 3 kernels x dynamic shared
-// memory 0..96 KB x carveout preferences none, 0, 50, 100 x 3 block sizes,
+// memory 128 B..96 KB x carveout preferences none, 0, 50, 100 x 3 block sizes,
 // each launched twice on 264 blocks, and a cluster launch of 2. Prints the
 // number of launches it made.
 #include <cstdio>
@@ -45,7 +45,7 @@ int main()
 {
     float *out;
     CHECK(cudaMalloc(&out, 1024 * sizeof(float)));
-    const int dyn[] = {0, 8192, 49152, 98304};
+    const int dyn[] = {128, 8192, 49152, 98304}; // at least the 32 floats buf holds
     const int carveouts[] = {-1, 0, 50, 100};
     const int blocks[] = {64, 128, 256};
     CHECK(cudaFuncSetAttribute(light, cudaFuncAttributeMaxDynamicSharedMemorySize, 98304));
