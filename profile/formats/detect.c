@@ -24,12 +24,27 @@ occ_status prof_detect(const char *path, int input, occ_profile_format *out, occ
     }
     static const char sqlite_magic[16] = "SQLite format 3";
     char head[DETECT_BYTES + 1];
-    int n = gzread(f, head, DETECT_BYTES);
-    bool was_gzip = !gzdirect(f);
-    gzclose(f);
-    if (n < 0) {
-        return prof_error(err, OCC_ERR_IO, path, input, -1, "cannot read");
+    /* a piece at a time, so a damaged gzip stream is named with the byte it
+       breaks near */
+    int n = 0, got;
+    while (n < DETECT_BYTES &&
+           (got = gzread(f, head + n,
+                         4096 < DETECT_BYTES - n ? 4096 : (unsigned)(DETECT_BYTES - n))) > 0) {
+        n += got;
     }
+    int code = Z_OK;
+    const char *why = prof_gz_error(f, path, &code);
+    bool was_gzip = !gzdirect(f);
+    if (code != Z_OK && code != Z_STREAM_END) {
+        /* gzip data damaged (Z_DATA_ERROR), cut short (Z_BUF_ERROR), or a read error */
+        occ_status st =
+            prof_error(err, code == Z_ERRNO ? OCC_ERR_IO : OCC_ERR_BAD_FORMAT, path, input, n,
+                       "byte %d: the gzip data cannot be decompressed: %s%s", n, why,
+                       code == Z_BUF_ERROR ? " (the gzip data is cut short)" : "");
+        gzclose(f);
+        return st;
+    }
+    gzclose(f);
     head[n] = '\0';
     if (n >= 16 && memcmp(head, sqlite_magic, 16) == 0 && !was_gzip) {
         *out = OCC_PROFILE_FORMAT_NSYS_SQLITE;

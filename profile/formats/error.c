@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "prof_formats.h"
 
@@ -25,8 +26,32 @@ occ_status prof_error(occ_profile_error *err, occ_status status, const char *pat
         va_start(ap, format);
         vsnprintf(err->message + n, sizeof err->message - (size_t)n, format, ap);
         va_end(ap);
+        /* one line: values quoted from the file (a CSV field across lines, yajl's own
+           message) may hold line ends and other control bytes; trailing ones go, the
+           rest become '?' */
+        char *text = err->message + n;
+        size_t length = strlen(text);
+        while (length > 0 && (unsigned char)text[length - 1] < 0x20) {
+            text[--length] = '\0';
+        }
+        for (size_t i = 0; i < length; i++) {
+            if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f) {
+                text[i] = '?';
+            }
+        }
     }
     return status;
+}
+
+const char *prof_gz_error(struct gzFile_s *f, const char *path, int *code)
+{
+    const char *why = gzerror(f, code);
+    size_t n = path ? strlen(path) : 0;
+    /* zlib's message starts with the path, which the error already names */
+    if (why && n && strncmp(why, path, n) == 0 && strncmp(why + n, ": ", 2) == 0) {
+        why += n + 2;
+    }
+    return why ? why : "read error";
 }
 
 occ_status prof_error_place(occ_profile_error *err, occ_status status, const char *path,

@@ -569,27 +569,17 @@ static bool need(scanner *s, size_t *p, occ_status *st)
             s->cap = cap;
         }
         int n = gzread(s->f, s->buf + s->end, (unsigned)(s->cap - s->end));
-        if (n < 0) {
-            int code;
-            const char *why = gzerror(s->f, &code);
+        int code = Z_OK;
+        const char *why = n <= 0 ? prof_gz_error(s->f, s->path, &code) : "";
+        /* gzread reports gzip data cut short (Z_BUF_ERROR) as an end, not an error */
+        if (n < 0 || (n == 0 && code == Z_BUF_ERROR)) {
             long long at = s->base + (long long)s->end;
-            *st =
-                prof_error(s->err, code == Z_DATA_ERROR ? OCC_ERR_BAD_FORMAT : OCC_ERR_IO, s->path,
-                           s->input, at, "byte %lld of the decompressed text: %s", at, why);
+            *st = prof_error(s->err, code == Z_ERRNO ? OCC_ERR_IO : OCC_ERR_BAD_FORMAT, s->path,
+                             s->input, at, "byte %lld: the gzip data cannot be decompressed: %s%s",
+                             at, why, code == Z_BUF_ERROR ? " (the gzip data is cut short)" : "");
             return false;
         }
         if (n == 0) {
-            /* gzread reports gzip data cut short as an end, not an error */
-            int code;
-            const char *why = gzerror(s->f, &code);
-            if (code == Z_BUF_ERROR) {
-                long long at = s->base + (long long)s->end;
-                *st = prof_error(s->err, OCC_ERR_BAD_FORMAT, s->path, s->input, at,
-                                 "byte %lld of the decompressed text: %s (the gzip data is cut "
-                                 "short)",
-                                 at, why);
-                return false;
-            }
             s->eof = true;
         }
         s->end += (size_t)n;
@@ -1126,9 +1116,11 @@ static occ_status feed(kineto_state *k, const char *text, size_t length)
         return k->status;
     }
     unsigned char *why = yajl_get_error(k->handle, 0, NULL, 0);
+    /* yajl ends its message with a newline */
+    int why_length = why ? (int)strcspn((const char *)why, "\n") : 0;
     occ_status st = prof_error(k->err, OCC_ERR_BAD_FORMAT, k->path, k->input, k->value_offset,
-                               "byte %lld: not valid JSON in this value (%s)", k->value_offset,
-                               why ? (const char *)why : "parse error");
+                               "byte %lld: not valid JSON in this value (%.*s)", k->value_offset,
+                               why ? why_length : 11, why ? (const char *)why : "parse error");
     if (why) {
         yajl_free_error(k->handle, why);
     }

@@ -78,6 +78,11 @@ occ_status prof_error(occ_profile_error *err, occ_status status, const char *pat
                       long long where, const char *format, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* zlib's reason for the state of f (gzerror) without the path it starts
+   with; *code gets zlib's code (Z_OK, Z_DATA_ERROR, Z_BUF_ERROR: cut short). */
+struct gzFile_s;
+const char *prof_gz_error(struct gzFile_s *f, const char *path, int *code);
+
 /* A sink's refusal (the engine's limits: devices, groups, name bytes) knows
    no place in the file; the reader that called it does. Puts "WHERE_WORD
    WHERE: " after the path in err's message when err has no place yet, and
