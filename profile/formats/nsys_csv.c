@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -52,14 +53,18 @@ static const char *const field_prefixes[F_COUNT][2] = {
 
 typedef struct csv_reader {
     gzFile f;
+    const char *path;
     char *buf;  /* what was read and not yet split */
     size_t cap; /* CSV_MAX_LINE_BYTES + one read */
     size_t start, end;
     bool eof;
-    bool failed;      /* a read error (damaged gzip) */
-    long long number; /* line number of the record just read */
+    bool failed;           /* a read error (damaged gzip) */
+    const char *why;       /* zlib's reason when failed */
+    long long number;      /* the line the record just read starts on */
+    long long next_number; /* the line the next record starts on */
     char *fields[CSV_MAX_FIELDS];
     int count;
+    bool too_many; /* the record has more than CSV_MAX_FIELDS fields */
 } csv_reader;
 
 /* Reads more after [start, end), moving it to the front. */
@@ -71,7 +76,12 @@ static void csv_fill(csv_reader *r)
         r->start = 0;
     }
     int n = gzread(r->f, r->buf + r->end, (unsigned)(r->cap - 1 - r->end));
-    if (n < 0) {
+    int code = Z_OK;
+    if (n <= 0) {
+        r->why = prof_gz_error(r->f, r->path, &code);
+    }
+    /* gzread ends gzip data cut short (Z_BUF_ERROR) as if it were the end */
+    if (n < 0 || (n == 0 && code == Z_BUF_ERROR)) {
         r->failed = true;
         r->eof = true;
         return;
@@ -88,8 +98,13 @@ static void csv_split(csv_reader *r, char *line, size_t length)
 {
     line[length] = '\0';
     r->count = 0;
+    r->too_many = false;
     char *p = line;
-    while (r->count < CSV_MAX_FIELDS) {
+    for (;;) {
+        if (r->count == CSV_MAX_FIELDS) {
+            r->too_many = true;
+            return;
+        }
         r->fields[r->count++] = p;
         if (*p != '"') { /* the usual field: up to the next comma */
             char *comma = memchr(p, ',', (size_t)(line + length - p));
@@ -131,12 +146,34 @@ static void csv_split(csv_reader *r, char *line, size_t length)
     }
 }
 
+enum {
+    CSV_RECORD = 1,
+    CSV_END = 0,
+    CSV_TOO_LONG = -1,
+    CSV_DAMAGED = -2,
+    CSV_NUL = -3,        /* a NUL byte: not text */
+    CSV_OPEN_QUOTE = -4, /* the file ends inside a quoted field */
+};
+
+/* The record [line, line + length) split, unless it holds a NUL byte. */
+static int csv_record(csv_reader *r, char *line, size_t length, long long lines)
+{
+    r->number = r->next_number;
+    r->next_number += lines;
+    if (memchr(line, '\0', length)) {
+        return CSV_NUL;
+    }
+    csv_split(r, line, length);
+    return CSV_RECORD;
+}
+
 /* Reads one record (quoted fields may hold newlines and commas) and splits
-   it. 1: a record; 0: end; -1: too long; -2: read error. */
+   it: CSV_RECORD, CSV_END, or what is wrong. */
 static int csv_next(csv_reader *r)
 {
     size_t scan = r->start;
     bool quoted = false;
+    long long lines = 1; /* the record's, with the newlines inside quotes */
     for (;;) {
         char *nl = memchr(r->buf + scan, '\n', r->end - scan);
         size_t stop = nl ? (size_t)(nl - r->buf) : r->end;
@@ -148,34 +185,37 @@ static int csv_next(csv_reader *r)
             size_t length = stop - r->start;
             char *line = r->buf + r->start;
             r->start = stop + 1;
-            r->number++;
             if (length && line[length - 1] == '\r') {
                 length--;
             }
-            csv_split(r, line, length);
-            return 1;
+            return csv_record(r, line, length, lines);
         }
         if (nl) { /* a newline inside quotes: the record goes on */
             scan = stop + 1;
+            lines++;
             continue;
         }
         if (r->eof) {
             if (r->failed) {
-                return -2;
+                r->number = r->next_number;
+                return CSV_DAMAGED;
             }
             if (r->end == r->start) {
-                return 0;
+                return CSV_END;
+            }
+            if (quoted) { /* the rest of the file would be one field */
+                r->number = r->next_number;
+                return CSV_OPEN_QUOTE;
             }
             /* the last record, without a newline */
             char *line = r->buf + r->start;
             size_t length = r->end - r->start;
             r->start = r->end;
-            r->number++;
-            csv_split(r, line, length);
-            return 1;
+            return csv_record(r, line, length, lines);
         }
         if (r->end - r->start >= CSV_MAX_LINE_BYTES) {
-            return -1;
+            r->number = r->next_number;
+            return CSV_TOO_LONG;
         }
         size_t offset = r->end - r->start; /* its quotes are counted */
         csv_fill(r);
@@ -230,6 +270,10 @@ static bool parse_double(const char *text, double *out)
         *out = (double)whole;
         return true;
     }
+    /* strtod also reads hex, "inf" and "nan", which nsys never prints */
+    if (text[strspn(text, "0123456789+-.eE ")] != '\0') {
+        return false;
+    }
     char *end;
     errno = 0;
     double v = strtod(text, &end);
@@ -243,10 +287,57 @@ static bool parse_double(const char *text, double *out)
     return true;
 }
 
+/* What csv_next found wrong, as the error. */
+static occ_status csv_refusal(const csv_reader *r, int rc, const char *path, int input,
+                              occ_profile_error *err)
+{
+    switch (rc) {
+    case CSV_TOO_LONG:
+        return prof_error(err, OCC_ERR_LIMIT, path, input, r->number,
+                          "line %lld: a record longer than %d bytes", r->number,
+                          CSV_MAX_LINE_BYTES);
+    case CSV_DAMAGED:
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
+                          "line %lld: cannot be read: %s (damaged or cut gzip data)", r->number,
+                          r->why ? r->why : "read error");
+    case CSV_NUL:
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
+                          "line %lld: a NUL byte: not a CSV text", r->number);
+    case CSV_OPEN_QUOTE:
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
+                          "line %lld: a quoted field is not closed before the end of the file",
+                          r->number);
+    default:
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
+                          "line %lld: more than %d fields", r->number, CSV_MAX_FIELDS);
+    }
+}
+
+/* A whole-number field, in int's range (prof_launch_check holds it to CUDA's
+   limits then); false, with err set, otherwise. */
+static bool csv_int(const csv_reader *r, double v, const char *field, const char *text, bool bytes,
+                    const char *path, int input, occ_profile_error *err, int *out)
+{
+    if (v < -2147483648.0 || v > 2147483647.0) {
+        char scaled[64] = "";
+        if (bytes) {
+            snprintf(scaled, sizeof scaled, " (%.0f bytes)", v);
+        }
+        prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
+                   "line %lld: %s '%.40s'%s is outside -2147483648..2147483647", r->number, field,
+                   text, scaled);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
 occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink,
                               occ_profile_error *err)
 {
     csv_reader r = {0};
+    r.next_number = 1;
+    r.path = path;
     r.f = gzopen(path, "rb");
     if (!r.f) {
         return prof_error(err, OCC_ERR_IO, path, input, -1, "cannot open");
@@ -261,10 +352,22 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
     int column[F_COUNT];
     double scale_duration = 0, scale_static = 0, scale_dyn = 0;
     int rc = csv_next(&r);
-    if (rc != 1) {
-        st = prof_error(err, rc == -2 ? OCC_ERR_IO : OCC_ERR_BAD_FORMAT, path, input, 1,
-                        "line 1: %s", rc == 0 ? "empty" : "no header");
+    if (rc == CSV_END) {
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1, "line 1: empty: no header");
         goto done;
+    }
+    if (rc != CSV_RECORD || r.too_many) {
+        st = csv_refusal(&r, rc, path, input, err);
+        goto done;
+    }
+    for (int i = 0; i < r.count; i++) {
+        /* lines ended by a bare '\r' read as one: the header would swallow the rows */
+        if (strchr(r.fields[i], '\r')) {
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1,
+                            "line 1: a carriage return inside the header (lines must end with "
+                            "'\\n' or '\\r\\n')");
+            goto done;
+        }
     }
     for (int f = 0; f < F_COUNT; f++) {
         column[f] = -1;
@@ -297,7 +400,10 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
                         r.fields[column[F_DYN]]);
         goto done;
     }
-    while ((rc = csv_next(&r)) == 1) {
+    while ((rc = csv_next(&r)) == CSV_RECORD) {
+        if (r.too_many) {
+            break;
+        }
         if (r.count == 1 && r.fields[0][0] == '\0') {
             continue; /* a blank line */
         }
@@ -330,23 +436,30 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
                                                                                : "whole number");
                 goto done;
             }
-            if (v[f] < -1e12 || v[f] > 1e12) {
-                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
-                                "line %lld: %s %.40s is out of range", r.number,
-                                field_prefixes[f][0], r.fields[column[f]]);
+        }
+        /* whole numbers into ints only when they fit (a cast of a double out of
+           range is undefined); the sizes in bytes likewise */
+        int *const ints[] = {&l.grid[0],  &l.grid[1],  &l.grid[2],        &l.block[0],
+                             &l.block[1], &l.block[2], &l.regs_per_thread};
+        for (int f = F_GRID_X; f <= F_REGS; f++) {
+            if (!csv_int(&r, v[f], field_prefixes[f][0], r.fields[column[f]], false, path, input,
+                         err, ints[f - F_GRID_X])) {
+                st = OCC_ERR_BAD_FORMAT;
                 goto done;
             }
         }
-        for (int i = 0; i < 3; i++) {
-            l.grid[i] = (int)(v[F_GRID_X + i] > 2147483647.0 ? -1 : v[F_GRID_X + i]);
-            l.block[i] = (int)(v[F_BLOCK_X + i] > 2147483647.0 ? -1 : v[F_BLOCK_X + i]);
-        }
-        l.regs_per_thread = (int)(v[F_REGS] > 65535 ? 65535 : v[F_REGS]);
         double stat = floor(v[F_STATIC] * scale_static + 0.5);
         double dyn = floor(v[F_DYN] * scale_dyn + 0.5);
-        l.static_smem_bytes = stat > 1e9 ? 1000000000 : (int)stat;
-        l.dyn_smem_bytes = dyn > 1e9 ? 1000000000 : (int)dyn;
-        l.smem_bytes = l.static_smem_bytes + l.dyn_smem_bytes;
+        if (!csv_int(&r, stat, "StcSMem", r.fields[column[F_STATIC]], true, path, input, err,
+                     &l.static_smem_bytes) ||
+            !csv_int(&r, dyn, "DymSMem", r.fields[column[F_DYN]], true, path, input, err,
+                     &l.dyn_smem_bytes)) {
+            st = OCC_ERR_BAD_FORMAT;
+            goto done;
+        }
+        /* prof_launch_check refuses the parts before their sum */
+        long long sum = (long long)l.static_smem_bytes + l.dyn_smem_bytes;
+        l.smem_bytes = sum < -2147483648LL || sum > 2147483647LL ? -1 : (int)sum;
         l.duration_us = v[F_DURATION] * scale_duration;
         l.local_bytes_per_thread = OCC_PROFILE_UNKNOWN;
         l.cache_preference = -1;
@@ -357,8 +470,15 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
         const char *open = strrchr(device, '(');
         if (open) {
             char *end;
+            errno = 0;
             long id = strtol(open + 1, &end, 10);
-            if (end != open + 1 && *end == ')' && id >= 0 && id <= 1 << 20) {
+            if (end != open + 1 && *end == ')') {
+                if (errno == ERANGE || id < 0 || id > 1 << 20) {
+                    st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
+                                    "line %lld: Device '%.60s': the id is outside 0..%d", r.number,
+                                    device, 1 << 20);
+                    goto done;
+                }
                 l.device = (int)id;
             }
         }
@@ -366,7 +486,8 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
         l.name_length = strlen(l.name);
         st = prof_launch_check(&l, path, input, r.number, "line", err);
         if (st == OCC_OK) {
-            st = sink->launch(sink->context, &l, err);
+            st =
+                prof_error_place(err, sink->launch(sink->context, &l, err), path, r.number, "line");
         }
         if (st != OCC_OK) {
             goto done;
@@ -382,18 +503,15 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
             memcpy(name, device, n);
             name[n] = '\0';
             prof_device d = {.id = l.device, .name = name, .cc_major = -1, .cc_minor = -1};
-            st = sink->device(sink->context, &d, err);
+            st =
+                prof_error_place(err, sink->device(sink->context, &d, err), path, r.number, "line");
             if (st != OCC_OK) {
                 goto done;
             }
         }
     }
-    if (rc == -1) {
-        st = prof_error(err, OCC_ERR_LIMIT, path, input, r.number + 1,
-                        "line %lld: longer than %d bytes", r.number + 1, CSV_MAX_LINE_BYTES);
-    } else if (rc == -2) {
-        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number + 1,
-                        "line %lld: cannot be read (damaged gzip?)", r.number + 1);
+    if (rc != CSV_END) {
+        st = csv_refusal(&r, rc, path, input, err);
     }
 done:
     free(r.buf);
