@@ -99,17 +99,58 @@ static occ_status sql_error(reader *r, occ_status status, const char *what)
                       r->db ? sqlite3_errmsg(r->db) : "cannot open");
 }
 
-static bool table_exists(reader *r, const char *table)
+/* A column's value as text, for a message. */
+static const char *text_of(sqlite3_stmt *st, int col)
 {
+    const char *text = (const char *)sqlite3_column_text(st, col);
+    return text ? text : "";
+}
+
+/* The longest string or blob a query may return (SQLITE_LIMIT_LENGTH): a
+   name is cut at OCC_PROFILE_MAX_NAME_LENGTH anyway. */
+#define NSYS_SQLITE_MAX_VALUE_BYTES (OCC_PROFILE_MAX_NAME_LENGTH * 64)
+
+/* A step of `table`'s query failed at `row` (counted from 1). */
+static occ_status step_error(reader *r, const char *table, long long row)
+{
+    if (sqlite3_errcode(r->db) == SQLITE_TOOBIG) {
+        return prof_error(r->err, OCC_ERR_LIMIT, r->path, r->input, row,
+                          "%s row %lld: a value longer than %d bytes", table, row,
+                          NSYS_SQLITE_MAX_VALUE_BYTES);
+    }
+    return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row, "%s row %lld: %s", table,
+                      row, sqlite3_errmsg(r->db));
+}
+
+/* Whether the database has `table` (*found): OCC_OK, or the error when its
+   schema cannot be read (not a database, damaged) or `table` is not a table
+   (a view would run whatever SQL it holds). */
+static occ_status table_exists(reader *r, const char *table, bool *found)
+{
+    *found = false;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1,
-                           &st, NULL) != SQLITE_OK) {
-        return false;
+    if (sqlite3_prepare_v2(r->db, "SELECT type FROM sqlite_master WHERE name = ?", -1, &st, NULL) !=
+        SQLITE_OK) {
+        return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, -1,
+                          "cannot read the schema: %s", sqlite3_errmsg(r->db));
     }
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-    bool found = sqlite3_step(st) == SQLITE_ROW;
+    int rc = sqlite3_step(st);
+    occ_status status = OCC_OK;
+    if (rc == SQLITE_ROW) {
+        const char *type = (const char *)sqlite3_column_text(st, 0);
+        if (type && strcmp(type, "table") == 0) {
+            *found = true;
+        } else {
+            status = prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, -1,
+                                "%s is a %.20s, not a table", table, type ? type : "NULL");
+        }
+    } else if (rc != SQLITE_DONE) {
+        status = prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, -1,
+                            "cannot read the schema: %s", sqlite3_errmsg(r->db));
+    }
     sqlite3_finalize(st);
-    return found;
+    return status;
 }
 
 /* Which of `names` the table has (present[i]). */
@@ -136,14 +177,48 @@ static occ_status table_columns(reader *r, const char *table, const char *const 
     return rc == SQLITE_DONE ? OCC_OK : sql_error(r, OCC_ERR_BAD_FORMAT, table);
 }
 
+/* An integer of TARGET_INFO_GPU, or NULL where `nullable`; false, with the
+   error set, otherwise. */
+static bool device_int(reader *r, sqlite3_stmt *st, int col, long long row, bool nullable,
+                       long long lo, long long hi, long long *out)
+{
+    static const char *const names[] = {"id", "name", "smCount", "computeMajor", "computeMinor"};
+    int type = sqlite3_column_type(st, col);
+    if (type == SQLITE_NULL && nullable) {
+        *out = -1;
+        return true;
+    }
+    if (type == SQLITE_NULL) {
+        prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                   "TARGET_INFO_GPU row %lld: %s is NULL", row, names[col]);
+        return false;
+    }
+    if (type != SQLITE_INTEGER) {
+        prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                   "TARGET_INFO_GPU row %lld: %s '%.40s' is not an integer", row, names[col],
+                   text_of(st, col));
+        return false;
+    }
+    *out = sqlite3_column_int64(st, col);
+    if (*out < lo || *out > hi) {
+        prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                   "TARGET_INFO_GPU row %lld: %s %lld is outside %lld..%lld", row, names[col], *out,
+                   lo, hi);
+        return false;
+    }
+    return true;
+}
+
 static occ_status read_devices(reader *r, const prof_sink *sink)
 {
-    if (!table_exists(r, "TARGET_INFO_GPU")) {
-        return OCC_OK;
+    bool found;
+    occ_status s = table_exists(r, "TARGET_INFO_GPU", &found);
+    if (s != OCC_OK || !found) {
+        return s;
     }
     static const char *const names[] = {"id", "name", "smCount", "computeMajor", "computeMinor"};
     bool present[5];
-    occ_status s = table_columns(r, "TARGET_INFO_GPU", names, 5, present);
+    s = table_columns(r, "TARGET_INFO_GPU", names, 5, present);
     if (s != OCC_OK) {
         return s;
     }
@@ -163,36 +238,33 @@ static occ_status read_devices(reader *r, const prof_sink *sink)
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         row++;
         prof_device d = {.cc_major = -1, .cc_minor = -1, .name = ""};
-        long long id = sqlite3_column_int64(st, 0);
-        long long sms = sqlite3_column_int64(st, 2);
-        if (id < 0 || id > 1 << 20 || sms < 0 || sms > 1 << 20) {
+        long long id, sms, major, minor;
+        if (!device_int(r, st, 0, row, false, 0, 1 << 20, &id) ||
+            !device_int(r, st, 2, row, true, 0, 1 << 20, &sms) ||
+            !device_int(r, st, 3, row, true, 0, 99, &major) ||
+            !device_int(r, st, 4, row, true, 0, 99, &minor)) {
             sqlite3_finalize(st);
-            return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
-                              "TARGET_INFO_GPU row %lld: id %lld or smCount %lld is outside "
-                              "0..%d",
-                              row, id, sms, 1 << 20);
+            return OCC_ERR_BAD_FORMAT;
         }
         d.id = (int)id;
-        d.sm_count = (int)sms;
+        d.sm_count = sms < 0 ? 0 : (int)sms;
         if (sqlite3_column_type(st, 1) == SQLITE_TEXT) {
             d.name = (const char *)sqlite3_column_text(st, 1);
         }
-        if (sqlite3_column_type(st, 3) == SQLITE_INTEGER &&
-            sqlite3_column_type(st, 4) == SQLITE_INTEGER) {
-            long long major = sqlite3_column_int64(st, 3), minor = sqlite3_column_int64(st, 4);
-            if (major >= 0 && major < 100 && minor >= 0 && minor < 100) {
-                d.cc_major = (int)major;
-                d.cc_minor = (int)minor;
-            }
+        if (major >= 0 && minor >= 0) {
+            d.cc_major = (int)major;
+            d.cc_minor = (int)minor;
         }
-        s = sink->device(sink->context, &d, r->err);
+        s = prof_error_place(r->err, sink->device(sink->context, &d, r->err), r->path, row,
+                             "TARGET_INFO_GPU row");
         if (s != OCC_OK) {
             sqlite3_finalize(st);
             return s;
         }
     }
+    s = rc == SQLITE_DONE ? OCC_OK : step_error(r, "TARGET_INFO_GPU", row + 1);
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? OCC_OK : sql_error(r, OCC_ERR_BAD_FORMAT, "TARGET_INFO_GPU");
+    return s;
 }
 
 /* An integer column of the row, in [lo, hi]; a missing column (NULL) gives
@@ -207,8 +279,8 @@ static bool int_column(reader *r, sqlite3_stmt *st, int col, long long row, long
     }
     if (type != SQLITE_INTEGER) {
         prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
-                   "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s is not an integer", row,
-                   kernel_columns[col].column);
+                   "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s '%.40s' is not an integer", row,
+                   kernel_columns[col].column, text_of(st, col));
         return false;
     }
     long long v = sqlite3_column_int64(st, col);
@@ -290,12 +362,18 @@ static occ_status name_of(reader *r, name_cache *c, bool strings, sqlite3_stmt *
     if (type == SQLITE_NULL) {
         return OCC_OK;
     }
-    if (type != SQLITE_INTEGER || !strings) {
+    if (type != SQLITE_INTEGER) {
         *text = (const char *)sqlite3_column_text(row, col);
         *length = *text ? (size_t)sqlite3_column_bytes(row, col) : 0;
         return OCC_OK;
     }
     long long id = sqlite3_column_int64(row, col);
+    if (!strings) {
+        return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row_number,
+                          "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s is the id %lld, but the "
+                          "database has no StringIds table",
+                          row_number, sqlite3_column_name(row, col), id);
+    }
     if (c->count * 2 >= c->cap) {
         occ_status st = cache_grow(r, c);
         if (st != OCC_OK) {
@@ -313,15 +391,18 @@ static occ_status name_of(reader *r, name_cache *c, bool strings, sqlite3_stmt *
     }
     if (!c->lookup && sqlite3_prepare_v2(r->db, "SELECT value FROM StringIds WHERE id = ?", -1,
                                          &c->lookup, NULL) != SQLITE_OK) {
-        return sql_error(r, OCC_ERR_BAD_FORMAT, "StringIds");
+        return sql_error(r, OCC_ERR_BAD_FORMAT, "StringIds (id, value)");
     }
     sqlite3_reset(c->lookup);
     sqlite3_bind_int64(c->lookup, 1, id);
-    if (sqlite3_step(c->lookup) != SQLITE_ROW) {
-        /* an id without a string: the number stands for the name */
-        *text = (const char *)sqlite3_column_text(row, col);
-        *length = *text ? (size_t)sqlite3_column_bytes(row, col) : 0;
-        return OCC_OK;
+    int rc = sqlite3_step(c->lookup);
+    if (rc == SQLITE_DONE) {
+        return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row_number,
+                          "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s %lld is no id of StringIds",
+                          row_number, sqlite3_column_name(row, col), id);
+    }
+    if (rc != SQLITE_ROW) {
+        return step_error(r, "CUPTI_ACTIVITY_KIND_KERNEL", row_number);
     }
     const unsigned char *value = sqlite3_column_text(c->lookup, 0);
     size_t n = value ? (size_t)sqlite3_column_bytes(c->lookup, 0) : 0;
@@ -377,7 +458,11 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
         return prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, -1,
                           "CUPTI_ACTIVITY_KIND_KERNEL has no column demangledName or shortName");
     }
-    bool strings = table_exists(r, "StringIds");
+    bool strings;
+    s = table_exists(r, "StringIds", &strings);
+    if (s != OCC_OK) {
+        return s;
+    }
     char sql[2048];
     size_t n = (size_t)snprintf(sql, sizeof sql, "SELECT ");
     for (int i = 0; i < COL_COUNT - 2; i++) {
@@ -445,8 +530,9 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
             break;
         }
         if (!l.name) {
-            l.name = "";
-            l.name_length = 0;
+            s = prof_error(r->err, OCC_ERR_BAD_FORMAT, r->path, r->input, row,
+                           "CUPTI_ACTIVITY_KIND_KERNEL row %lld: %s is NULL", row, name_column);
+            break;
         }
         l.device = (int)v[COL_DEVICE];
         for (int i = 0; i < 3; i++) {
@@ -455,8 +541,11 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
             l.cluster[i] = (int)v[COL_CLUSTER_X + i];
         }
         l.cluster_known = present[COL_CLUSTER_X];
-        /* CUPTI writes 1,1,1 for a launch without clusters on some drivers */
-        if (l.cluster[0] * l.cluster[1] * l.cluster[2] <= 1) {
+        /* CUPTI writes 1,1,1 for a launch without clusters on some drivers: a
+           product of at most 1 (each dim >= 0; multiplied, dims up to 2^31 - 1
+           would overflow) */
+        const long long *c = &v[COL_CLUSTER_X];
+        if (c[0] == 0 || c[1] == 0 || c[2] == 0 || (c[0] <= 1 && c[1] <= 1 && c[2] <= 1)) {
             l.cluster[0] = l.cluster[1] = l.cluster[2] = 0;
         }
         l.regs_per_thread = (int)v[COL_REGS];
@@ -471,11 +560,12 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
         l.duration_us = (double)(v[COL_END] - v[COL_START]) / 1000.0;
         s = prof_launch_check(&l, r->path, r->input, row, "CUPTI_ACTIVITY_KIND_KERNEL row", r->err);
         if (s == OCC_OK) {
-            s = sink->launch(sink->context, &l, r->err);
+            s = prof_error_place(r->err, sink->launch(sink->context, &l, r->err), r->path, row,
+                                 "CUPTI_ACTIVITY_KIND_KERNEL row");
         }
     }
     if (s == OCC_OK && rc != SQLITE_DONE) {
-        s = sql_error(r, OCC_ERR_BAD_FORMAT, "CUPTI_ACTIVITY_KIND_KERNEL");
+        s = step_error(r, "CUPTI_ACTIVITY_KIND_KERNEL", row + 1);
     }
     sqlite3_finalize(st);
     name_cache_free(&names_cache);
@@ -493,15 +583,24 @@ occ_status prof_read_nsys_sqlite(const char *path, int input, const prof_sink *s
         return st;
     }
     /* a damaged database must fail, not loop: bound what a query may touch */
-    sqlite3_limit(r.db, SQLITE_LIMIT_LENGTH, OCC_PROFILE_MAX_NAME_LENGTH * 64);
+    sqlite3_limit(r.db, SQLITE_LIMIT_LENGTH, NSYS_SQLITE_MAX_VALUE_BYTES);
     sqlite3_exec(r.db, "PRAGMA cache_size=-8192", NULL, NULL, NULL); /* 8 MB */
     /* pages through a map of up to 64 MB rather than a read() each */
     sqlite3_exec(r.db, "PRAGMA mmap_size=67108864", NULL, NULL, NULL);
-    occ_status st = OCC_OK;
-    if (!table_exists(&r, "CUPTI_ACTIVITY_KIND_KERNEL")) {
+    bool kernels = false, strings = false, gpus = false;
+    occ_status st = table_exists(&r, "CUPTI_ACTIVITY_KIND_KERNEL", &kernels);
+    if (st == OCC_OK && !kernels) {
+        st = table_exists(&r, "StringIds", &strings);
+    }
+    if (st == OCC_OK && !kernels) {
+        st = table_exists(&r, "TARGET_INFO_GPU", &gpus);
+    }
+    if (st != OCC_OK) {
+        /* the error is set */
+    } else if (!kernels) {
         /* nsys creates tables lazily: an export of a run without kernels
            has none; anything else is not an export */
-        if (!table_exists(&r, "StringIds") && !table_exists(&r, "TARGET_INFO_GPU")) {
+        if (!strings && !gpus) {
             st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, -1,
                             "an SQLite database, but not an Nsight Systems export (no "
                             "CUPTI_ACTIVITY_KIND_KERNEL, StringIds or TARGET_INFO_GPU table)");
