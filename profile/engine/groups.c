@@ -42,6 +42,17 @@ static occ_status no_memory(occ_profile_result *r, occ_profile_error *err)
 /* The interned copy of a name; NULL on failure (err set). */
 static const char *intern(occ_profile_result *r, const char *s, size_t n, occ_profile_error *err)
 {
+    /* a name is a C string kept at most OCC_PROFILE_MAX_NAME_LENGTH bytes (the
+       readers may hand on longer ones, or NULs from SQLite text or a JSON
+       \u0000): cut alike here, so the table's hashes (strlen when it grows)
+       and its compares agree */
+    const char *nul = memchr(s, '\0', n);
+    if (nul) {
+        n = (size_t)(nul - s);
+    }
+    if (n > OCC_PROFILE_MAX_NAME_LENGTH) {
+        n = OCC_PROFILE_MAX_NAME_LENGTH;
+    }
     if (r->name_count * 2 >= r->name_slot_cap) {
         size_t cap = r->name_slot_cap ? r->name_slot_cap * 2 : 1024;
         size_t *slots = calloc(cap, sizeof *slots);

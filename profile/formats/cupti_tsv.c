@@ -35,6 +35,28 @@ static int split(char *line, char **fields, int max)
     return n;
 }
 
+/* Reads a line, without its '\n', into line (cap bytes): its length; -1 at
+   the end of the file; -2 when it is longer than the buffer; -3 when it
+   holds a NUL byte (gzgets would hide the rest of the line). */
+static long read_line(gzFile f, char *line, size_t cap)
+{
+    size_t n = 0;
+    bool nul = false;
+    int c;
+    while ((c = gzgetc(f)) != -1 && c != '\n') {
+        if (n + 1 >= cap) {
+            return -2;
+        }
+        nul = nul || c == 0;
+        line[n++] = (char)c;
+    }
+    if (c == -1 && n == 0) {
+        return -1;
+    }
+    line[n] = '\0';
+    return nul ? -3 : (long)n;
+}
+
 static bool number(const char *text, long long lo, long long hi, long long *out)
 {
     char *end;
@@ -104,14 +126,17 @@ static occ_status read_cupti(const char *path, const cupti_sink *sink, long long
     long long number_of_line = 0;
     bool ended = false;
     *launches = 0;
-    while (st == OCC_OK && gzgets(f, line, CUPTI_TSV_MAX_LINE)) {
+    long length;
+    while (st == OCC_OK && (length = read_line(f, line, CUPTI_TSV_MAX_LINE)) != -1) {
         number_of_line++;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\n') {
-            line[--len] = '\0';
-        } else if (!gzeof(f)) {
+        if (length == -2) {
             st = prof_error(err, OCC_ERR_LIMIT, path, 0, number_of_line,
                             "line %lld: longer than %d bytes", number_of_line, CUPTI_TSV_MAX_LINE);
+            break;
+        }
+        if (length == -3) {
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                            "line %lld: a NUL byte: not the recorder's text", number_of_line);
             break;
         }
         if (number_of_line == 1) {
@@ -124,25 +149,32 @@ static occ_status read_cupti(const char *path, const cupti_sink *sink, long long
         char *fields[CUPTI_TSV_KERNEL_FIELDS + 1];
         int n = split(line, fields, CUPTI_TSV_KERNEL_FIELDS + 1);
         if (strcmp(fields[0], "D") == 0 && n == 6) {
-            long long id, sms, major, minor;
-            if (!number(fields[1], 0, 1 << 20, &id) || !number(fields[3], 0, 1 << 20, &sms) ||
-                !number(fields[4], 0, 99, &major) || !number(fields[5], 0, 99, &minor)) {
-                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
-                                "line %lld: a device line with a field out of range",
-                                number_of_line);
+            long long d_values[6];
+            static const long long d_max[6] = {0, 1 << 20, 0, 1 << 20, 99, 99};
+            for (int i = 1; i < 6 && st == OCC_OK; i++) {
+                if (i != 2 && !number(fields[i], 0, d_max[i], &d_values[i])) {
+                    st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
+                                    "line %lld: field %d '%.30s' of a device is not a whole "
+                                    "number in 0..%lld",
+                                    number_of_line, i + 1, fields[i], d_max[i]);
+                }
+            }
+            if (st != OCC_OK) {
                 break;
             }
+            long long id = d_values[1], sms = d_values[3], major = d_values[4], minor = d_values[5];
             prof_device d = {(int)id, fields[2], (int)sms, (int)major, (int)minor};
             st = sink->device(sink->context, &d, err);
         } else if (strcmp(fields[0], "K") == 0 && n == CUPTI_TSV_KERNEL_FIELDS) {
             long long v[K_NAME];
             for (int i = 1; i < K_NAME; i++) {
                 long long lo = i == K_CARVEOUT ? -1 : 0;
-                if (!number(fields[i], lo, i == K_START || i == K_END ? INT64_MAX : INT32_MAX,
-                            &v[i])) {
+                long long hi = i == K_START || i == K_END ? INT64_MAX : INT32_MAX;
+                if (!number(fields[i], lo, hi, &v[i])) {
                     st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
-                                    "line %lld: field %d '%.30s' is not a number in range",
-                                    number_of_line, i + 1, fields[i]);
+                                    "line %lld: field %d '%.30s' is not a whole number in "
+                                    "%lld..%lld",
+                                    number_of_line, i + 1, fields[i], lo, hi);
                     break;
                 }
             }
@@ -163,7 +195,9 @@ static occ_status read_cupti(const char *path, const cupti_sink *sink, long long
                 l.block[i] = (int)v[K_BLOCK_X + i];
                 l.cluster[i] = (int)v[K_CLUSTER_X + i];
             }
-            if (l.cluster[0] * l.cluster[1] * l.cluster[2] <= 1) {
+            /* a product of at most 1: none (dims up to 2^31 - 1 would overflow it) */
+            const long long *c = &v[K_CLUSTER_X];
+            if (c[0] == 0 || c[1] == 0 || c[2] == 0 || (c[0] <= 1 && c[1] <= 1 && c[2] <= 1)) {
                 l.cluster[0] = l.cluster[1] = l.cluster[2] = 0;
             }
             l.cluster_known = true;
@@ -192,10 +226,11 @@ static occ_status read_cupti(const char *path, const cupti_sink *sink, long long
         }
     }
     int code = Z_OK;
-    gzerror(f, &code);
+    const char *why = prof_gz_error(f, path, &code);
     if (st == OCC_OK && code != Z_OK && code != Z_STREAM_END) {
-        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
-                        "line %lld: cannot be read (damaged gzip?)", number_of_line + 1);
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line + 1,
+                        "line %lld: cannot be read: %s (damaged or cut gzip data)",
+                        number_of_line + 1, why);
     }
     if (st == OCC_OK && number_of_line == 0) {
         st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, 1, "empty: no records");
