@@ -19,7 +19,8 @@ seconds=${2:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 status=0
 
-for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline ncu; do
+for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline ncu \
+        kineto nsys_csv nsys_sqlite cupti; do
     binary="$build/fuzz_$target"
     if [ ! -x "$binary" ]; then
         echo "run.sh: $binary is missing; configure the build with CC=clang-14 -DOCC_FUZZ=ON" >&2
@@ -33,9 +34,10 @@ for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline nc
     # failure; the first corpus directory receives new inputs, the second is read only.
     # libFuzzer's progress goes to a log; the summary and any failure are shown.
     log="$build/fuzz-$target.log"
-    # binary seeds (cubins, fatbins, ELF files) are tens of KB: let inputs be that long
+    # binary seeds (cubins, fatbins, ELF files, SQLite databases) are tens of KB: let
+    # inputs be that long
     case $target in
-        cubin|fatbin|host_elf|archive) max_len=65536 ;;
+        cubin|fatbin|host_elf|archive|nsys_sqlite) max_len=65536 ;;
         *) max_len=8192 ;;
     esac
     if "$binary" -max_total_time="$seconds" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
