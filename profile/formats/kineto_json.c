@@ -1182,7 +1182,10 @@ static void state_free(kineto_state *k)
  * Where a thread cannot be started the reader runs in this thread.
  */
 enum { ITEM_EVENT = 1, ITEM_DEVICES = 2 };
+/* the fuzz build makes batches small, so they change hands often */
+#ifndef KINETO_BATCH_BYTES
 #define KINETO_BATCH_BYTES (1u << 20)
+#endif
 #define KINETO_BATCH_ITEMS 4096
 
 typedef struct item {
