@@ -26,11 +26,15 @@ static inline void fuzz_profile_fail(const char *what, const char *detail)
 
 static char fuzz_profile_paths[2][512];
 
+/* The files, and what SQLite leaves beside a database an input says is in WAL mode. */
 static void fuzz_profile_remove(void)
 {
+    static const char *const beside[] = {"", "-wal", "-shm", "-journal"};
     for (int i = 0; i < 2; i++) {
-        if (fuzz_profile_paths[i][0]) {
-            remove(fuzz_profile_paths[i]);
+        for (int j = 0; j < 4 && fuzz_profile_paths[i][0]; j++) {
+            char path[600];
+            snprintf(path, sizeof path, "%s%s", fuzz_profile_paths[i], beside[j]);
+            remove(path);
         }
     }
 }
