@@ -24,6 +24,8 @@
 #include "cli.h"
 #include "cli_harness.h"
 #include "csv.h"
+#include "ncu.h"
+#include "ncu_csv.h"
 #include "test_data.h"
 
 /* The launches of each export, as tests/data/ncu-h200/README.md counts them. */
@@ -739,8 +741,13 @@ static void test_ncu_messages_skipped(void **state)
     assert_non_null(both);
     strcpy(both, prefix);
     strcat(both, text);
-    json_t *doc = ncu_json(both);
+    assert_int_equal(OCC(both, "ncu", "--json", "--top", "0", "-"), EXIT_OK);
+    assert_string_equal(last.err, "occ ncu: <stdin>: 2 lines before the header skipped (not part "
+                                  "of the export: the application's own output?)\n");
+    json_t *doc = json_of_last();
     assert_int_equal(json_array_size(json_object_get(doc, "kernels")), TRITON_LAUNCHES);
+    json_t *file = json_array_get(json_object_get(doc, "files"), 0);
+    assert_int_equal(json_integer_value(json_object_get(file, "skipped_lines")), 2);
     json_decref(doc);
     free(both);
     free(text);
@@ -832,7 +839,9 @@ static void test_bad_files(void **state)
     const unsigned char elf[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, '\n', 0, 0};
     write_file(path, elf, sizeof elf);
     assert_refused(path, "line 1: a NUL byte: not a CSV text file");
-    refuse_text("prose.csv", "hello, world\n", "line 1: not an Nsight Compute export");
+    refuse_text("prose.csv", "hello, world\n",
+                "line 1: no header (a line with 'ID' and 'Kernel Name' columns) in the file's 1 "
+                "line: not an Nsight Compute export");
     refuse_text("empty.csv", "", "the file is empty");
     temp_path("a-directory", path, sizeof path);
     assert_int_equal(mkdir(path, 0700), 0);
@@ -840,7 +849,8 @@ static void test_bad_files(void **state)
 
     /* the wrong columns: a calc --batch CSV, a raw page without registers */
     refuse_text("batch.csv", "gpu,threads,regs,smem,dyn_smem,carveout\nH200,256,32,0,0,default\n",
-                "line 1: not an Nsight Compute export");
+                "line 2: no header (a line with 'ID' and 'Kernel Name' columns) in the file's 2 "
+                "lines: not an Nsight Compute export");
     char *renamed = strdup(raw);
     char *regs = strstr(renamed, "\"launch__registers_per_thread\"");
     assert_non_null(regs);
@@ -957,6 +967,910 @@ static void test_csv_sized_reader(void **state)
     free(text);
 }
 
+/* ---- hardening: what precedes the header, impossible figures, --gpu, gzip ---- */
+
+/* `occ ARGS...` with `in` as stdin (binary, or a pipe), through cli_main. */
+static int run_with_stdin(FILE *in, const char *const *args)
+{
+    FILE *out = tmpfile();
+    FILE *err = tmpfile();
+    assert_true(out != NULL && err != NULL);
+    char *argv[16];
+    int argc = 0;
+    argv[argc++] = (char *)(uintptr_t) "occ";
+    for (int i = 0; args[i] != NULL && argc < 15; i++) {
+        argv[argc++] = (char *)(uintptr_t)args[i];
+    }
+    argv[argc] = NULL;
+    const cli_io io = {in, out, err};
+    int code = cli_main(argc, argv, &io);
+    FILE *both[2] = {out, err};
+    char **texts[2] = {&last.out, &last.err};
+    for (int i = 0; i < 2; i++) {
+        long size = ftell(both[i]);
+        rewind(both[i]);
+        free(*texts[i]);
+        *texts[i] = calloc(1, (size_t)size + 1);
+        assert_non_null(*texts[i]);
+        assert_int_equal(fread(*texts[i], 1, (size_t)size, both[i]), (size_t)size);
+        fclose(both[i]);
+    }
+    last.code = code;
+    return code;
+}
+
+/* The hostile exports of tests/data/hostile (README.md there; make_hostile_ncu.py made
+   them): each refused with one line naming the file, the line and the value, or read. */
+typedef struct hostile_case {
+    const char *id;
+    const char *file;
+    int code;
+    const char *fragment; /* in the one line on stderr (EXIT_DATA), or "" */
+} hostile_case;
+
+static const hostile_case hostile_cases[] = {
+    {"hostile-1", "ncu-baseline.csv", EXIT_OK, ""},
+    {"hostile-2", "ncu-baseline.csv.gz", EXIT_OK, ""},
+    {"hostile-3", "ncu-details-baseline.csv", EXIT_OK, ""},
+    {"hostile-4", "ncu-app-output-before-header.csv", EXIT_OK,
+     "ncu-app-output-before-header.csv: 5 lines before the header skipped"},
+    {"hostile-5", "ncu-no-header.csv", EXIT_DATA,
+     "line 2: no header (a line with 'ID' and 'Kernel Name' columns) in the file's 2 lines"},
+    {"hostile-6", "ncu-achieved-negative.csv", EXIT_DATA,
+     "line 3: column 'sm__warps_active.avg.pct_of_peak_sustained_active': achieved occupancy "
+     "-50% is below 0%"},
+    {"hostile-7", "ncu-achieved-150.csv", EXIT_DATA,
+     "line 3: column 'sm__warps_active.avg.pct_of_peak_sustained_active': achieved occupancy "
+     "150% is above 100%"},
+    {"hostile-8", "ncu-duration-negative.csv", EXIT_DATA,
+     "line 3: column 'gpu__time_duration.sum': duration -42.848 us is below 0 us"},
+    {"hostile-9", "ncu-sm-count-0.csv", EXIT_DATA,
+     "line 3: column 'launch__sm_count': SM count 0 is below 1"},
+    {"hostile-10", "ncu-sm-count-minus-1.csv", EXIT_DATA,
+     "line 3: column 'launch__sm_count': SM count -1 is below 1"},
+    {"hostile-11", "ncu-sm-count-1e9.csv", EXIT_DATA,
+     "line 3: column 'launch__sm_count': SM count 1000000000 is above 1024"},
+    {"hostile-12", "ncu-cluster-dim-17.csv", EXIT_DATA,
+     "line 4: column 'launch__cluster_dim_x': cluster dimension x 17 is above 16"},
+    {"hostile-13", "ncu-cluster-size-0.csv", EXIT_DATA,
+     "line 4: launch ID 2: cluster size 0 is not 2, the product of the cluster dimensions (2, "
+     "1, 1)"},
+    {"hostile-14", "ncu-cluster-size-3.csv", EXIT_DATA,
+     "line 4: launch ID 2: cluster size 3 is not 2"},
+    {"hostile-15", "ncu-grid-3-comma-2.csv", EXIT_DATA,
+     "line 3: column 'launch__grid_size': '3,2' is not a number"},
+    {"hostile-16", "ncu-raw-unit-furlong.csv", EXIT_DATA,
+     "line 2: column 'launch__registers_per_thread': unit 'furlong' is not a unit of the "
+     "registers per thread"},
+    {"hostile-17", "ncu-details-duplicate-metric.csv", EXIT_DATA,
+     "line 7: launch ID 0: a second 'Registers Per Thread' row (the first is line 6)"},
+    {"hostile-18", "ncu-details-unit-furlong.csv", EXIT_DATA,
+     "line 6: 'Registers Per Thread': unit 'furlong' is not a unit of the registers per thread"},
+    {"hostile-19", "ncu-gzip-cut.csv.gz", EXIT_DATA, ": the gzip data is cut short"},
+    {"hostile-20", "ncu-gzip-damaged.csv.gz", EXIT_DATA, ": the gzip data is damaged"},
+    {"hostile-21", "ncu-gzip-trailing.csv.gz", EXIT_DATA, ": bytes after the end of the gzip data"},
+};
+
+static void test_hostile_exports(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof hostile_cases / sizeof hostile_cases[0]; i++) {
+        const hostile_case *c = &hostile_cases[i];
+        char relative[128];
+        snprintf(relative, sizeof relative, "hostile/%s", c->file);
+        char path[4096];
+        snprintf(path, sizeof path, "%s", test_data_path(relative));
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            fail_msg("%s: test data %s is missing", c->id, path);
+        }
+        int code = OCC(NULL, "ncu", "--json", "--top", "1", path);
+        if (code != c->code) {
+            fail_msg("%s (%s): exit %d, expected %d; stderr: %s", c->id, c->file, code, c->code,
+                     last.err);
+        }
+        if (c->code == EXIT_OK) {
+            json_t *doc = json_of_last();
+            json_t *summary = json_object_get(doc, "summary");
+            /* every hostile file is made from launches libocc agrees with */
+            assert_int_equal(json_integer_value(json_object_get(summary, "agreed")),
+                             json_integer_value(json_object_get(summary, "launches")));
+            assert_true(json_integer_value(json_object_get(summary, "launches")) > 0);
+            json_decref(doc);
+        } else {
+            assert_string_equal(last.out, "");
+        }
+        if (c->fragment[0] == '\0') {
+            assert_string_equal(last.err, "");
+            continue;
+        }
+        if (line_count(last.err) != 1 || strstr(last.err, c->fragment) == NULL ||
+            strstr(last.err, path) == NULL) {
+            fail_msg("%s (%s): stderr '%s' is not one line with the path and '%s'", c->id, c->file,
+                     last.err, c->fragment);
+        }
+    }
+}
+
+/* ---- 1. the application's output before the header ---- */
+
+typedef struct preamble_case {
+    const char *id;
+    const char *prefix; /* before the export */
+    int lines;          /* lines skipped */
+} preamble_case;
+
+static const preamble_case preambles[] = {
+    {"preamble-1", "", 0},
+    {"preamble-2", "done\n", 1},
+    {"preamble-3", "==PROF== Connected to process 1528 (/usr/bin/python3.12)\n", 1},
+    /* a quote that never closes does not run on into the header */
+    {"preamble-4", "He said \"hi\nloss, 0.31\n", 2},
+    {"preamble-5", "\n\n   \n", 3},
+    {"preamble-6", "step 1\r\nstep 2\r\n", 2},
+    /* ID alone, or Kernel Name alone, is not a header */
+    {"preamble-7", "ID,step\n\"Kernel Name\",x\n", 2},
+};
+
+static void check_preamble(const char *export_text, int launches)
+{
+    for (size_t i = 0; i < sizeof preambles / sizeof preambles[0]; i++) {
+        const preamble_case *c = &preambles[i];
+        char *text = malloc(strlen(c->prefix) + strlen(export_text) + 1);
+        assert_non_null(text);
+        strcpy(text, c->prefix);
+        strcat(text, export_text);
+        int code = OCC(text, "ncu", "--json", "--top", "0", "-");
+        if (code != EXIT_OK) {
+            fail_msg("%s: exit %d: %s", c->id, code, last.err);
+        }
+        json_t *doc = json_of_last();
+        json_t *file = json_array_get(json_object_get(doc, "files"), 0);
+        assert_int_equal(json_integer_value(json_object_get(file, "skipped_lines")), c->lines);
+        assert_int_equal(json_integer_value(json_object_get(file, "launches")), launches);
+        assert_int_equal(
+            json_integer_value(json_object_get(json_object_get(doc, "summary"), "agreed")),
+            launches);
+        json_decref(doc);
+        if (c->lines == 0) {
+            assert_string_equal(last.err, "");
+        } else {
+            char note[160];
+            snprintf(note, sizeof note,
+                     "occ ncu: <stdin>: %d line%s before the header skipped (not part of the "
+                     "export: the application's own output?)\n",
+                     c->lines, c->lines == 1 ? "" : "s");
+            if (strcmp(last.err, note) != 0) {
+                fail_msg("%s: stderr '%s', expected '%s'", c->id, last.err, note);
+            }
+        }
+        free(text);
+    }
+}
+
+static void test_preamble_skipped(void **state)
+{
+    (void)state;
+    char *raw = gunzip("ncu-h200/triton-raw.csv.gz");
+    check_preamble(raw, TRITON_LAUNCHES);
+    free(raw);
+    char *details = gunzip("ncu-h200/triton-details.csv.gz");
+    check_preamble(details, TRITON_LAUNCHES);
+    free(details);
+}
+
+/* The skipping is bounded: NCU_MAX_SKIPPED_LINES lines, NCU_MAX_SKIPPED_BYTES bytes; a
+   line longer than a record is skipped whole; a NUL byte is not text. */
+static void test_preamble_limits(void **state)
+{
+    (void)state;
+    char *raw = gunzip("ncu-h200/triton-raw.csv.gz");
+    size_t raw_len = strlen(raw);
+    char path[128];
+    temp_path("preamble.csv", path, sizeof path);
+
+    /* the most lines, then the export: read; one more: refused */
+    for (long long extra = 0; extra <= 1; extra++) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        for (long long i = 0; i < NCU_MAX_SKIPPED_LINES + extra; i++) {
+            fputs("x\n", f);
+        }
+        fwrite(raw, 1, raw_len, f);
+        assert_int_equal(fclose(f), 0);
+        int code = OCC(NULL, "ncu", "--top", "0", path);
+        if (extra == 0) {
+            assert_int_equal(code, EXIT_OK);
+            assert_non_null(strstr(last.err, ": 1,000,000 lines before the header skipped"));
+        } else {
+            assert_int_equal(code, EXIT_DATA);
+            assert_int_equal(line_count(last.err), 1);
+            assert_non_null(strstr(last.err, "line 1000001: no header (a line with 'ID' and "
+                                             "'Kernel Name' columns) in the first 1,000,000 "
+                                             "lines and 2,000,000 bytes"));
+        }
+    }
+
+    /* lines longer than a record (2 MiB each) count their bytes: 32 are read past, 33 not */
+    size_t long_line = 2u << 20;
+    char *junk = malloc(long_line);
+    assert_non_null(junk);
+    memset(junk, 'y', long_line - 1);
+    junk[long_line - 1] = '\n';
+    for (int lines = 31; lines <= 32; lines++) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        for (int i = 0; i < lines; i++) {
+            assert_int_equal(fwrite(junk, 1, long_line, f), long_line);
+        }
+        fwrite(raw, 1, raw_len, f);
+        assert_int_equal(fclose(f), 0);
+        int code = OCC(NULL, "ncu", "--top", "0", path);
+        if (lines == 31) {
+            assert_int_equal(code, EXIT_OK);
+            assert_non_null(strstr(last.err, ": 31 lines before the header skipped"));
+        } else {
+            /* the 33rd line (the header) would pass 64 MiB with its line end */
+            assert_int_equal(code, EXIT_OK);
+            assert_non_null(strstr(last.err, ": 32 lines before the header skipped"));
+        }
+    }
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 33; i++) {
+        assert_int_equal(fwrite(junk, 1, long_line, f), long_line);
+    }
+    fwrite(raw, 1, raw_len, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(OCC(NULL, "ncu", "--top", "0", path), EXIT_DATA);
+    assert_int_equal(line_count(last.err), 1);
+    assert_non_null(strstr(last.err, "no header (a line with 'ID' and 'Kernel Name' columns) in "
+                                     "the first 32 lines and 67,108,864 bytes"));
+    free(junk);
+
+    /* a NUL byte before the header: binary, not an application's text */
+    char *nul = malloc(raw_len + 10);
+    assert_non_null(nul);
+    memcpy(nul, "done\nab\0c\n", 10);
+    memcpy(nul + 10, raw, raw_len);
+    write_file(path, nul, raw_len + 10);
+    assert_refused(path, "line 2: a NUL byte: not a CSV text file");
+    free(nul);
+    free(raw);
+}
+
+/* ---- 2. --gpu against the export's device ---- */
+
+typedef struct gpu_case {
+    const char *id;
+    const char *export_file;
+    const char *option, *value;
+    int code;
+    const char *fragment;
+} gpu_case;
+
+static const gpu_case gpu_cases[] = {
+    {"gpu-1", "ncu-h200/torch-raw.csv.gz", "--gpu", "A100", EXIT_DATA,
+     "line 3: launch ID 0: the export's device NVIDIA H200 is compute capability 9.0, and --gpu "
+     "A100 (A100 SXM 40GB) is 8.0"},
+    {"gpu-2", "ncu-h200/torch-raw.csv.gz", "--gpu", "H100 PCIe", EXIT_DATA,
+     "line 3: launch ID 0: the export's device NVIDIA H200 has 132 SMs, and --gpu H100 PCIe (H100 "
+     "PCIe) has 114"},
+    {"gpu-3", "ncu-h200/torch-raw.csv.gz", "--gpu", "H200", EXIT_OK, ""},
+    /* the same compute capability and SMs: the same answers */
+    {"gpu-4", "ncu-h200/torch-raw.csv.gz", "--gpu", "H100", EXIT_OK, ""},
+    /* a generic entry names no SM count of its own */
+    {"gpu-5", "ncu-h200/torch-raw.csv.gz", "--gpu", "sm_90", EXIT_OK, ""},
+    {"gpu-6", "ncu-h200/torch-raw.csv.gz", "--gpu", "sm_80", EXIT_DATA,
+     "the export's device NVIDIA H200 is compute capability 9.0, and --gpu sm_80 (sm_80) is 8.0"},
+    /* the details page names no device: the compute capability alone */
+    {"gpu-7", "ncu-h200/triton-details.csv.gz", "--gpu", "A100", EXIT_DATA,
+     "line 2: launch ID 0: the export's device is compute capability 9.0, and --gpu A100"},
+    {"gpu-8", "ncu-h200/triton-details.csv.gz", "--gpu", "H100 PCIe", EXIT_OK, ""},
+};
+
+static void test_gpu_must_be_the_exports(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof gpu_cases / sizeof gpu_cases[0]; i++) {
+        const gpu_case *c = &gpu_cases[i];
+        char path[4096];
+        snprintf(path, sizeof path, "%s", test_data_path(c->export_file));
+        int code = OCC(NULL, "ncu", "--top", "0", c->option, c->value, path);
+        if (code != c->code) {
+            fail_msg("%s: exit %d, expected %d: %s", c->id, code, c->code, last.err);
+        }
+        if (c->code == EXIT_OK) {
+            assert_string_equal(last.err, "");
+            continue;
+        }
+        assert_string_equal(last.out, "");
+        if (line_count(last.err) != 1 || strstr(last.err, c->fragment) == NULL ||
+            strstr(last.err, path) == NULL) {
+            fail_msg("%s: '%s' lacks '%s'", c->id, last.err, c->fragment);
+        }
+    }
+    /* a GPU file: its compute capability is compared, not its SMs (a MIG slice) */
+    char gpu[128];
+    temp_path("gpu.json", gpu, sizeof gpu);
+    static const char *const files[2] = {"{\"name\": \"My A100\", \"base\": \"A100 SXM 80GB\"}",
+                                         "{\"name\": \"My H200 slice\", \"base\": \"H200\", "
+                                         "\"sm_count\": 60}"};
+    for (int n = 0; n < 2; n++) {
+        write_file(gpu, files[n], strlen(files[n]));
+        char path[4096];
+        snprintf(path, sizeof path, "%s", test_data_path("ncu-h200/triton-raw.csv.gz"));
+        int code = OCC(NULL, "ncu", "--top", "0", "--gpu-file", gpu, path);
+        if (n == 0) {
+            assert_int_equal(code, EXIT_DATA);
+            assert_int_equal(line_count(last.err), 1);
+            char want[300];
+            snprintf(want, sizeof want,
+                     "the export's device NVIDIA H200 is compute capability 9.0, and --gpu-file "
+                     "%s (My A100) is 8.0",
+                     gpu);
+            if (strstr(last.err, want) == NULL) {
+                fail_msg("'%s' lacks '%s'", last.err, want);
+            }
+        } else {
+            assert_int_equal(code, EXIT_OK);
+        }
+    }
+}
+
+/* ---- 3. figures no launch can have ---- */
+
+/* The SM bound is far above every GPU occ knows (docs/ncu.md, "Limits"). */
+static void test_sm_bound_above_database(void **state)
+{
+    (void)state;
+    int largest = 0;
+    for (int i = 0; i < occ_gpu_count(); i++) {
+        occ_device d;
+        assert_int_equal(occ_gpu_at(i, &d, NULL, NULL, NULL), OCC_OK);
+        largest = d.sm_count > largest ? d.sm_count : largest;
+    }
+    assert_true(largest > 0);
+    assert_true(4 * largest <= NCU_MAX_SM_COUNT);
+}
+
+typedef struct figure_case {
+    const char *id;
+    int launch;
+    const char *column, *value;
+    const char *fragment; /* NULL: read */
+} figure_case;
+
+static const figure_case figure_cases[] = {
+    {"figure-1", 0, "sm__warps_active.avg.pct_of_peak_sustained_active", "-0.5",
+     "achieved occupancy -0.5% is below 0%"},
+    {"figure-2", 0, "sm__warps_active.avg.pct_of_peak_sustained_active", "100.5",
+     "achieved occupancy 100.5% is above 100%"},
+    {"figure-3", 0, "sm__warps_active.avg.pct_of_peak_sustained_active", "100.000000", NULL},
+    {"figure-4", 0, "sm__warps_active.avg.pct_of_peak_sustained_active", "0", NULL},
+    {"figure-5", 0, "sm__maximum_warps_per_active_cycle_pct", "101", "above 100%"},
+    {"figure-6", 0, "gpu__time_duration.sum", "-1", "duration -1 us is below 0 us"},
+    {"figure-7", 0, "gpu__time_duration.sum", "0", NULL},
+    {"figure-8", 0, "launch__sm_count", "0", "SM count 0 is below 1"},
+    {"figure-9", 0, "launch__sm_count", "1025", "SM count 1025 is above 1024"},
+    {"figure-10", 0, "launch__sm_count", "132.5", "SM count 132.5 is not a whole number"},
+    {"figure-11", 0, "launch__sm_count", "1024", NULL},
+    {"figure-12", 0, "launch__cluster_dim_y", "17", "cluster dimension y 17 is above 16"},
+    /* dims (0, 0, 0) say no clusters: a size is a contradiction */
+    {"figure-13", 0, "launch__cluster_size", "4",
+     "cluster size 4 is not 0, the product of the cluster dimensions (0, 0, 0)"},
+    {"figure-14", 0, "launch__cluster_dim_x", "2",
+     "cluster dimensions (2, 0, 0): a cluster launch has at least 1 block in each"},
+    /* launch 2: clusters of (2, 1, 1) */
+    {"figure-15", 2, "launch__cluster_size", "0", "cluster size 0 is not 2"},
+    {"figure-16", 2, "launch__cluster_dim_z", "9",
+     "a cluster of 2 x 1 x 9 = 18 blocks is above 16"},
+    {"figure-17", 2, "launch__cluster_size", "16", "cluster size 16 is not 2"},
+};
+
+static void test_impossible_figures(void **state)
+{
+    (void)state;
+    char *raw = gunzip("ncu-h200/torch-raw.csv.gz");
+    for (size_t i = 0; i < sizeof figure_cases / sizeof figure_cases[0]; i++) {
+        const figure_case *c = &figure_cases[i];
+        char *changed = with_field(raw, c->launch, c->column, c->value);
+        char name[64];
+        snprintf(name, sizeof name, "%s.csv", c->id);
+        char path[128];
+        temp_path(name, path, sizeof path);
+        write_file(path, changed, strlen(changed));
+        int code = OCC(NULL, "ncu", "--top", "0", path);
+        if (c->fragment == NULL) {
+            if (code != EXIT_OK) {
+                fail_msg("%s: refused: %s", c->id, last.err);
+            }
+        } else {
+            char line[32];
+            snprintf(line, sizeof line, "line %d: ", c->launch + 3);
+            if (code != EXIT_DATA || line_count(last.err) != 1 ||
+                strstr(last.err, c->fragment) == NULL || strstr(last.err, line) == NULL ||
+                strstr(last.err, path) == NULL) {
+                fail_msg("%s: exit %d, '%s' lacks '%s%s'", c->id, code, last.err, line,
+                         c->fragment);
+            }
+        }
+        free(changed);
+    }
+    free(raw);
+}
+
+/* The details page: the same figures on a metric's row, a metric given twice, a unit that
+   is not the metric's. */
+typedef struct details_case {
+    const char *id;
+    const char *metric; /* the launch 0 row changed */
+    const char *unit;   /* NULL: as it is */
+    const char *value;  /* NULL: as it is */
+    bool twice;         /* the row given a second time, after itself */
+    const char *fragment;
+} details_case;
+
+static const details_case details_cases[] = {
+    {"details-1", "Achieved Occupancy", NULL, "-50", false,
+     "'Achieved Occupancy': achieved occupancy -50% is below 0%"},
+    {"details-2", "# SMs", NULL, "0", false, "'# SMs': SM count 0 is below 1"},
+    {"details-3", "Cluster Size", NULL, "17", false, "'Cluster Size': cluster size 17 is above 16"},
+    {"details-4", "Registers Per Thread", "furlong", NULL, false,
+     "'Registers Per Thread': unit 'furlong' is not a unit of the registers per thread"},
+    {"details-5", "Block Limit Warps", "warp", NULL, false,
+     "'Block Limit Warps': unit 'warp' is not a unit of the Block Limit Warps"},
+    {"details-6", "Theoretical Occupancy", NULL, NULL, true,
+     "a second 'Theoretical Occupancy' row (the first is line "},
+    {"details-7", "Cluster Scheduling Policy", NULL, NULL, true,
+     "a second 'Cluster Scheduling Policy' row"},
+    {"details-8", "Waves Per SM", NULL, NULL, true, "a second 'Waves Per SM' row"},
+    {"details-9", "Achieved Occupancy", NULL, "100", false, NULL},
+};
+
+static void test_details_refusals(void **state)
+{
+    (void)state;
+    char *details = gunzip("ncu-h200/triton-details.csv.gz");
+    for (size_t i = 0; i < sizeof details_cases / sizeof details_cases[0]; i++) {
+        const details_case *c = &details_cases[i];
+        table t;
+        table_open(&t, details);
+        size_t cap = strlen(details) * 2 + 4096;
+        char *out = malloc(cap);
+        assert_non_null(out);
+        size_t len = (size_t)(strchr(details, '\n') + 1 - details);
+        memcpy(out, details, len);
+        int metric = column(&t, "Metric Name");
+        int unit = column(&t, "Metric Unit");
+        int value = column(&t, "Metric Value");
+        int line = 1;
+        int changed_line = 0;
+        while (csv_next(&t.r) == CSV_RECORD) {
+            line++;
+            bool hit =
+                strcmp(cell(&t, "ID"), "0") == 0 && strcmp(t.r.fields[metric], c->metric) == 0;
+            for (int copy = 0; copy < (hit && c->twice ? 2 : 1); copy++) {
+                for (int f = 0; f < t.r.field_count; f++) {
+                    const char *v = t.r.fields[f];
+                    if (hit && f == unit && c->unit != NULL) {
+                        v = c->unit;
+                    } else if (hit && f == value && c->value != NULL) {
+                        v = c->value;
+                    }
+                    len += (size_t)snprintf(out + len, cap - len, "%s\"%s\"", f > 0 ? "," : "", v);
+                }
+                out[len++] = '\n';
+            }
+            if (hit) {
+                changed_line = line + (c->twice ? 1 : 0);
+                line += c->twice ? 1 : 0;
+            }
+        }
+        out[len] = '\0';
+        table_close(&t);
+        assert_true(changed_line > 0);
+        char name[64];
+        snprintf(name, sizeof name, "%s.csv", c->id);
+        char path[128];
+        temp_path(name, path, sizeof path);
+        write_file(path, out, len);
+        int code = OCC(NULL, "ncu", "--top", "0", path);
+        if (c->fragment == NULL) {
+            if (code != EXIT_OK) {
+                fail_msg("%s: refused: %s", c->id, last.err);
+            }
+        } else {
+            char where[32];
+            snprintf(where, sizeof where, "line %d: ", changed_line);
+            if (code != EXIT_DATA || line_count(last.err) != 1 ||
+                strstr(last.err, c->fragment) == NULL || strstr(last.err, where) == NULL) {
+                fail_msg("%s: exit %d, '%s' lacks '%s%s'", c->id, code, last.err, where,
+                         c->fragment);
+            }
+        }
+        free(out);
+    }
+    free(details);
+}
+
+/* ---- 4. numbers ---- */
+
+typedef struct number_case {
+    const char *id;
+    const char *text;
+    bool ok;
+    double value;
+} number_case;
+
+static const number_case number_cases[] = {
+    {"number-1", "1,024", true, 1024},
+    {"number-2", "1,234,567", true, 1234567},
+    {"number-3", "3,2", false, 0},
+    {"number-4", "1,0245", false, 0},
+    {"number-5", "12,34", false, 0},
+    {"number-6", "1234,567", false, 0},
+    {"number-7", ",123", false, 0},
+    {"number-8", "1,,024", false, 0},
+    {"number-9", "1,024,", false, 0},
+    {"number-10", "1,234.5", true, 1234.5},
+    {"number-11", "1.234,5", false, 0},
+    {"number-12", "-1,024", true, -1024},
+    {"number-13", "999,999,999,999", true, 999999999999.0},
+    {"number-14", "256 (0: 256)", true, 256},
+    {"number-15", "32.768000", true, 32.768},
+    {"number-16", "1.5e3", true, 1500},
+    {"number-17", "0.000001", true, 1e-6},
+    {"number-18", "12345678901234567890", true, 12345678901234567890.0},
+    {"number-19", "n/a", false, 0},
+    {"number-20", "", false, 0},
+    {"number-21", "1,02a", false, 0},
+};
+
+static void test_thousands_separators(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof number_cases / sizeof number_cases[0]; i++) {
+        const number_case *c = &number_cases[i];
+        ncu_number n;
+        bool ok = ncu_parse_number(c->text, &n);
+        if (ok != c->ok) {
+            fail_msg("%s: '%s' %s", c->id, c->text, ok ? "read" : "refused");
+        }
+        if (ok) {
+            /* as strtod reads the digits without separators: the same double */
+            char plain[64];
+            size_t len = 0;
+            for (const char *p = c->text; *p != '\0' && *p != ' '; p++) {
+                if (*p != ',' && len + 1 < sizeof plain) {
+                    plain[len++] = *p;
+                }
+            }
+            plain[len] = '\0';
+            if (n.value != strtod(plain, NULL) || n.value != c->value) {
+                fail_msg("%s: '%s' read as %.17g", c->id, c->text, n.value);
+            }
+        }
+    }
+}
+
+/* ---- 6. the reader: the same records as csv.c ---- */
+
+static void compare_readers(const char *what, FILE *a, FILE *b, size_t max_record, int max_fields)
+{
+    csv_reader ref;
+    assert_true(csv_init_sized(&ref, a, max_record, max_fields));
+    ncu_csv *fast = malloc(sizeof *fast);
+    assert_non_null(fast);
+    assert_true(ncu_csv_init(fast, b, max_record, max_fields));
+    for (int record = 0;; record++) {
+        csv_status want = csv_next(&ref);
+        csv_status got = ncu_csv_next(fast);
+        if (want != got || ref.line != fast->line || ref.next_line != fast->next_line) {
+            fail_msg("%s: record %d: status %d line %lld next %lld; csv.c: %d, %lld, %lld", what,
+                     record, got, fast->line, fast->next_line, want, ref.line, ref.next_line);
+        }
+        if (want == CSV_END || want == CSV_RUNAWAY || want == CSV_READ_ERROR) {
+            break;
+        }
+        if (want == CSV_TOO_LONG) {
+            continue;
+        }
+        if (ref.field_count != fast->field_count || ref.unclosed_quote != fast->unclosed_quote ||
+            ref.text_after_quote != fast->text_after_quote || ref.has_nul != fast->has_nul) {
+            fail_msg("%s: record %d (line %lld): %d fields, flags %d%d%d; csv.c: %d, %d%d%d", what,
+                     record, ref.line, fast->field_count, fast->unclosed_quote,
+                     fast->text_after_quote, fast->has_nul, ref.field_count, ref.unclosed_quote,
+                     ref.text_after_quote, ref.has_nul);
+        }
+        int stored = ref.field_count < max_fields ? ref.field_count : max_fields;
+        /* in order on even records, backwards on odd ones: the reader finds fields either way */
+        for (int k = 0; k < stored; k++) {
+            int f = record % 2 == 0 ? k : stored - 1 - k;
+            if (strcmp(ref.fields[f], ncu_csv_field(fast, f)) != 0) {
+                fail_msg("%s: record %d (line %lld), field %d: '%s'; csv.c: '%s'", what, record,
+                         ref.line, f, ncu_csv_field(fast, f), ref.fields[f]);
+            }
+        }
+    }
+    csv_free(&ref);
+    ncu_csv_free(fast);
+    free(fast);
+}
+
+static void compare_text(const char *what, const char *text, size_t len, size_t max_record,
+                         int max_fields)
+{
+    char *copy = malloc(len + 1);
+    assert_non_null(copy);
+    memcpy(copy, text, len);
+    FILE *a = len > 0 ? fmemopen(copy, len, "r") : fopen("/dev/null", "r");
+    FILE *b = len > 0 ? fmemopen(copy, len, "r") : fopen("/dev/null", "r");
+    assert_true(a != NULL && b != NULL);
+    compare_readers(what, a, b, max_record, max_fields);
+    fclose(a);
+    fclose(b);
+    free(copy);
+}
+
+typedef struct csv_case {
+    const char *id;
+    const char *text;
+    size_t len; /* 0: strlen */
+} csv_case;
+
+static const csv_case csv_cases[] = {
+    {"csv-1", "\"a\",\"b\"\n\"c\",\"d\"\n", 0},
+    {"csv-2", "a,b\nc,d", 0},
+    {"csv-3", "\"a \"\"quoted\"\" b\",\"\"\n", 0},
+    {"csv-4", "\"multi\nline\",x\ny\n", 0},
+    {"csv-5", "\"a\",\"b\"\r\n\"c\"\r\n", 0},
+    {"csv-6", "a\rb,c\n", 0},
+    {"csv-7", "\"a\" ,b\n", 0},
+    {"csv-8", " \"a\",b\n", 0},
+    {"csv-9", "\"a\"x,b\n", 0},
+    {"csv-10", "ab\"c,d\ne\"f\n", 0},
+    {"csv-11", "\"unclosed,\nnext\n", 0},
+    {"csv-12", "\n\n  \n\t\na\n\n", 0},
+    {"csv-13", "\xEF\xBB\xBF\"ID\",x\n", 0},
+    {"csv-14", "a,\0b,c\n", 7},
+    {"csv-15", "\"a\0b\"\n", 6},
+    {"csv-16", "  a  ,  b  \n", 0},
+    {"csv-17", "\"\"\n", 0},
+    {"csv-18", "\"\"\"\"\n", 0},
+    {"csv-19", "a,b,c,d,e,f,g,h,i,j,k,l\n1,2\n", 0},
+    {"csv-20", "\"0123456789012345678901234567890123456789012345678901234567890123456789\"\nx\n",
+     0},
+    {"csv-21", "0123456789012345678901234567890123456789012345678901234567890,\nx\n", 0},
+    {"csv-22", "\"a\",\"b\"\r", 0},
+    {"csv-23", "\"a\"\r\rb\n", 0},
+    {"csv-24", "", 0},
+    {"csv-25", "\"", 0},
+};
+
+static void test_reader_matches_csv(void **state)
+{
+    (void)state;
+    /* small limits, so that records over them and fields past them occur */
+    for (size_t i = 0; i < sizeof csv_cases / sizeof csv_cases[0]; i++) {
+        const csv_case *c = &csv_cases[i];
+        compare_text(c->id, c->text, c->len != 0 ? c->len : strlen(c->text), 64, 8);
+        compare_text(c->id, c->text, c->len != 0 ? c->len : strlen(c->text), 4096, 64);
+    }
+    /* random text of the bytes CSV cares about */
+    uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    static const char alphabet[] = "aaaaaaab,,,,,\"\"\"\"\n\n\n  \r\t";
+    char text[512];
+    for (int round = 0; round < 4000; round++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        size_t len = (size_t)(seed % sizeof text);
+        uint64_t s = seed;
+        for (size_t k = 0; k < len; k++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            text[k] = (s >> 60) == 15 && (s >> 56 & 3) == 0
+                          ? '\0'
+                          : alphabet[(s >> 33) % (sizeof alphabet - 1)];
+        }
+        char what[32];
+        snprintf(what, sizeof what, "random-%d", round);
+        compare_text(what, text, len, round % 2 ? 64 : 4096, round % 3 ? 8 : 64);
+    }
+}
+
+/* A file of 40,000 records, most as Nsight writes them and some not, read from disk (the
+   thread reads ahead) and across the reader's 256 KB reads: the same records as csv.c. */
+static void test_reader_matches_csv_file(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path("records.csv", path, sizeof path);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    uint64_t s = 42;
+    for (int i = 0; i < 40000; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        int fields = 1 + (int)(s >> 59);
+        for (int k = 0; k < fields; k++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            switch ((s >> 40) % 23) {
+            case 0: fprintf(f, "%s\"a\"\"b\"", k ? "," : ""); break;
+            case 1: fprintf(f, "%s\"multi\nline\"", k ? "," : ""); break;
+            case 2: fprintf(f, "%s plain ", k ? "," : ""); break;
+            case 3: fprintf(f, "%s\"x\" y", k ? "," : ""); break;
+            default:
+                fprintf(f, "%s\"%llu,%03llu\"", k ? "," : "", (unsigned long long)(s >> 50),
+                        (unsigned long long)((s >> 20) % 1000));
+            }
+        }
+        fputs((s >> 30) % 50 == 0 ? "\r\n" : "\n", f);
+    }
+    assert_int_equal(fclose(f), 0);
+    FILE *a = fopen(path, "rb");
+    FILE *b = fopen(path, "rb");
+    assert_true(a != NULL && b != NULL);
+    compare_readers("records.csv", a, b, 1 << 20, 65536);
+    fclose(a);
+    fclose(b);
+}
+
+/* ---- 7. gzip ---- */
+
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    *len = 0;
+    size_t n;
+    while ((n = fread(text + *len, 1, cap - *len, f)) > 0) {
+        *len += n;
+        if (*len == cap) {
+            cap *= 2;
+            text = realloc(text, cap);
+            assert_non_null(text);
+        }
+    }
+    return text;
+}
+
+/* Every place of `from` in text replaced by `to`. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    size_t count = 0;
+    for (const char *p = strstr(text, from); p != NULL; p = strstr(p + 1, from)) {
+        count++;
+    }
+    char *out = malloc(strlen(text) + count * strlen(to) + 1);
+    assert_non_null(out);
+    char *o = out;
+    const char *p = text;
+    for (const char *hit = strstr(p, from); hit != NULL; hit = strstr(p, from)) {
+        memcpy(o, p, (size_t)(hit - p));
+        o += hit - p;
+        strcpy(o, to);
+        o += strlen(to);
+        p = hit + strlen(from);
+    }
+    strcpy(o, p);
+    return out;
+}
+
+/* `occ ncu file.csv.gz` prints what `zcat file.csv.gz | occ ncu` does, text and JSON; so
+   does a gzipped stdin, from a pipe or a file, and a gzip of two members. */
+static void test_gzip_as_plain(void **state)
+{
+    (void)state;
+    static const char *const exports[] = {
+        "ncu-h200/torch-raw.csv.gz",    "ncu-h200/torch-details.csv.gz",
+        "ncu-h200/triton-raw.csv.gz",   "ncu-h200/triton-details.csv.gz",
+        "ncu-h200/smemcfg-raw.csv.gz",  "ncu-h200/smemcfg-details.csv.gz",
+        "ncu-h200/smemcfg2-raw.csv.gz", "ncu-h200/smemcfg2-details.csv.gz",
+    };
+    char path[128];
+    temp_path("export", path, sizeof path);
+    for (size_t i = 0; i < sizeof exports / sizeof exports[0]; i++) {
+        FILE *in = test_data_open(exports[i], "rb");
+        size_t gz_len;
+        char *gz = read_all(in, &gz_len);
+        fclose(in);
+        char *plain = gunzip(exports[i]);
+        static const char *const modes[2][5] = {{"ncu", "--top", "3", NULL, NULL},
+                                                {"ncu", "--json", "--top", "3", NULL}};
+        for (int m = 0; m < 2; m++) {
+            const char *args[6];
+            int n = 0;
+            for (; modes[m][n] != NULL; n++) {
+                args[n] = modes[m][n];
+            }
+            args[n] = path;
+            args[n + 1] = NULL;
+            /* one path, gzipped then plain: the same bytes out */
+            write_file(path, gz, gz_len);
+            assert_int_equal(run_cli(NULL, args), EXIT_OK);
+            char *from_gz = strdup(last.out);
+            write_file(path, plain, strlen(plain));
+            assert_int_equal(run_cli(NULL, args), EXIT_OK);
+            if (strcmp(from_gz, last.out) != 0) {
+                fail_msg("%s: occ %s ... FILE.gz differs from the plain file", exports[i],
+                         modes[m][1]);
+            }
+            if (m == 1) {
+                /* zcat FILE.gz | occ ncu: the same but for the file's name */
+                args[n] = "-";
+                assert_int_equal(run_cli(plain, args), EXIT_OK);
+                char *piped = replaced(last.out, "\"<stdin>\"", "\"\"");
+                char *named = replaced(from_gz, path, "");
+                if (strcmp(piped, named) != 0) {
+                    fail_msg("%s: occ ncu FILE.gz differs from zcat FILE.gz | occ ncu", exports[i]);
+                }
+                free(piped);
+                free(named);
+            }
+            free(from_gz);
+        }
+        /* gzip on stdin, from a file and from a pipe */
+        const char *const json_stdin[] = {"ncu", "--json", "--top", "3", "-", NULL};
+        assert_int_equal(OCC(plain, "ncu", "--json", "--top", "3", "-"), EXIT_OK);
+        char *want = strdup(last.out);
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(fwrite(gz, 1, gz_len, f), gz_len);
+        rewind(f);
+        assert_int_equal(run_with_stdin(f, json_stdin), EXIT_OK);
+        assert_string_equal(last.out, want);
+        fclose(f);
+        if (gz_len < 60000) {
+            int fds[2];
+            assert_int_equal(pipe(fds), 0);
+            assert_int_equal(write(fds[1], gz, gz_len), (ssize_t)gz_len);
+            close(fds[1]);
+            FILE *p = fdopen(fds[0], "rb");
+            assert_non_null(p);
+            assert_int_equal(run_with_stdin(p, json_stdin), EXIT_OK);
+            assert_string_equal(last.out, want);
+            fclose(p);
+        }
+        free(want);
+        free(gz);
+        free(plain);
+    }
+
+    /* two gzip members, as `cat a.gz b.gz` makes: one text */
+    char *plain = gunzip("ncu-h200/triton-raw.csv.gz");
+    size_t len = strlen(plain);
+    size_t half = (size_t)(strchr(plain + len / 2, '\n') + 1 - plain);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int part = 0; part < 2; part++) {
+        const char *from = part == 0 ? plain : plain + half;
+        size_t n = part == 0 ? half : len - half;
+        uLong bound = compressBound((uLong)n) + 64;
+        unsigned char *packed = malloc(bound);
+        assert_non_null(packed);
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+                         Z_OK);
+        z.next_in = (Bytef *)(uintptr_t)from;
+        z.avail_in = (uInt)n;
+        z.next_out = packed;
+        z.avail_out = (uInt)bound;
+        assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+        assert_int_equal(fwrite(packed, 1, z.total_out, f), z.total_out);
+        deflateEnd(&z);
+        free(packed);
+    }
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(OCC(NULL, "ncu", "--json", "--top", "0", path), EXIT_OK);
+    json_t *doc = json_of_last();
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "summary"), "agreed")),
+                     TRITON_LAUNCHES);
+    json_decref(doc);
+    free(plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -978,6 +1892,17 @@ int main(void)
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_csv_sized_reader),
+        cmocka_unit_test(test_hostile_exports),
+        cmocka_unit_test(test_preamble_skipped),
+        cmocka_unit_test(test_preamble_limits),
+        cmocka_unit_test(test_gpu_must_be_the_exports),
+        cmocka_unit_test(test_sm_bound_above_database),
+        cmocka_unit_test(test_impossible_figures),
+        cmocka_unit_test(test_details_refusals),
+        cmocka_unit_test(test_thousands_separators),
+        cmocka_unit_test(test_reader_matches_csv),
+        cmocka_unit_test(test_reader_matches_csv_file),
+        cmocka_unit_test(test_gzip_as_plain),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

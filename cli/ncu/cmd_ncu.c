@@ -1,9 +1,11 @@
 /*
  * cmd_ncu.c - `occ ncu FILE...`: Nsight Compute exports checked against
- * libocc and explained. Two passes over the inputs: the first reads and
- * checks every launch (a bad file is refused before anything is printed)
- * and ranks them; the second prints. Memory stays bounded: one launch at a
- * time, and the ranking's few.
+ * libocc and explained. One pass over the inputs reads and checks every
+ * launch, ranks it, and writes its table row (or JSON object) to a temporary
+ * file; when every input has been read, the summary and the ranking are
+ * printed and the rows copied after them, so that a bad file is refused
+ * before anything is printed. Memory stays bounded: one launch at a time,
+ * and the ranking's few.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,11 +17,9 @@
 #include "json_stream.h"
 #include "ncu.h"
 #include "options.h"
+#include "output.h"
 #include "values.h"
 
-/* The most stdin occ copies aside to read twice (a pipe cannot be re-read):
-   an export of 300,000 launches on the raw page. */
-#define NCU_MAX_STDIN_BYTES (1LL << 30)
 /* The most launches ranked and explained. */
 #define NCU_MAX_TOP 1000
 #define NCU_DEFAULT_TOP 10
@@ -52,12 +52,14 @@ static const cli_help help = {
         "waves and tail, a launch too small to fill the GPU, clusters, and what is left\n"
         "inside the kernel. Launches are ranked by duration x gap (by the gap where the\n"
         "export has no duration), and the first few are explained with what to change.\n"
-        "FILE '-' reads stdin, as does no FILE when stdin is a pipe or a file. A file\n"
-        "that is not an export, is cut short or lacks a column is refused with its line\n"
-        "(docs/ncu.md).",
+        "FILE '-' reads stdin, as does no FILE when stdin is a pipe or a file; a gzipped\n"
+        "export (.csv.gz) is read as it is. Lines before the header (the application's\n"
+        "own output) are skipped, and counted on stderr. A file that is not an export,\n"
+        "is cut short, lacks a column or holds a value no launch can have is refused\n"
+        "with its line, as is a --gpu that is not the export's GPU (docs/ncu.md).",
     .examples = "occ ncu profile-raw.csv\n"
                 "ncu --import r.ncu-rep --csv --page details | occ ncu --top 3\n"
-                "occ ncu --json a.csv b.csv > occupancy.json",
+                "occ ncu --json a.csv b.csv.gz > occupancy.json",
 };
 
 static const cli_option_table tables[] = {{options, OPT_END}};
@@ -93,66 +95,20 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     }
 }
 
-/* One input, opened once and read twice. */
+/* One input. */
 typedef struct input {
     const char *path; /* as shown: "<stdin>" for '-' */
     FILE *f;
     bool owned; /* fclose at the end */
-    long start; /* where reading starts (stdin need not be at 0) */
 } input;
-
-/* Copies a stream that cannot be re-read (a pipe) into a temporary file. */
-static FILE *spool(FILE *in, cli_error *err)
-{
-    FILE *tmp = tmpfile();
-    if (tmp == NULL) {
-        cli_error_set(err, EXIT_DATA, "<stdin>: cannot make a temporary copy: %s", strerror(errno));
-        return NULL;
-    }
-    char buf[1 << 16];
-    long long total = 0;
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
-        total += (long long)n;
-        if (total > NCU_MAX_STDIN_BYTES) {
-            fclose(tmp);
-            cli_error_set(err, EXIT_DATA,
-                          "<stdin>: more than %lld bytes, the most occ ncu copies aside: give "
-                          "the export as a file",
-                          NCU_MAX_STDIN_BYTES);
-            return NULL;
-        }
-        if (fwrite(buf, 1, n, tmp) != n) {
-            fclose(tmp);
-            cli_error_set(err, EXIT_DATA, "<stdin>: cannot write the temporary copy: %s",
-                          strerror(errno));
-            return NULL;
-        }
-    }
-    if (ferror(in)) {
-        fclose(tmp);
-        cli_error_set(err, EXIT_DATA, "<stdin>: read error: %s", strerror(errno));
-        return NULL;
-    }
-    rewind(tmp);
-    return tmp;
-}
 
 static bool open_input(const char *path, FILE *in, input *out, cli_error *err)
 {
     memset(out, 0, sizeof *out);
     if (strcmp(path, "-") == 0) {
         out->path = "<stdin>";
-        long at = ftell(in);
-        if (at >= 0 && fseek(in, at, SEEK_SET) == 0) {
-            out->f = in; /* a file or memory: read it twice in place */
-            out->start = at;
-            return true;
-        }
-        clearerr(in);
-        out->f = spool(in, err);
-        out->owned = out->f != NULL;
-        return out->f != NULL;
+        out->f = in;
+        return true;
     }
     out->path = path;
     struct stat st;
@@ -160,7 +116,7 @@ static bool open_input(const char *path, FILE *in, input *out, cli_error *err)
         return cli_error_set(err, EXIT_DATA, "%s: is a directory, not an Nsight Compute export",
                              path);
     }
-    out->f = fopen(path, "r");
+    out->f = fopen(path, "rb");
     if (out->f == NULL) {
         return cli_error_set(err, EXIT_DATA, "%s: cannot open: %s", path, strerror(errno));
     }
@@ -168,94 +124,118 @@ static bool open_input(const char *path, FILE *in, input *out, cli_error *err)
     return true;
 }
 
-/* A ranking of the highest scores, best first; ties keep the first. */
+/* The highest scores: the entries, and a heap of their indices whose root
+   is the lowest (of equal scores, the later launch), so that a launch that
+   ranks is copied once. Sorted best first at the end; ties keep the first. */
 typedef struct ranking {
     ncu_ranked *entries;
+    int *heap;
     int count, cap;
 } ranking;
 
-static void rank(ranking *r, double score, int file_index, const ncu_launch *l, const ncu_check *c,
-                 const ncu_gap *g)
+static bool ranks_below(const ncu_ranked *a, const ncu_ranked *b)
 {
-    if (r->cap == 0 || (r->count == r->cap && score <= r->entries[r->count - 1].score)) {
+    return a->score < b->score || (a->score == b->score && a->order > b->order);
+}
+
+static bool heap_below(const ranking *r, int a, int b)
+{
+    return ranks_below(&r->entries[r->heap[a]], &r->entries[r->heap[b]]);
+}
+
+static void heap_swap(ranking *r, int a, int b)
+{
+    int t = r->heap[a];
+    r->heap[a] = r->heap[b];
+    r->heap[b] = t;
+}
+
+static void rank(ranking *r, double score, long long order, int file_index, const ncu_launch *l,
+                 const ncu_check *c, const ncu_gap *g)
+{
+    if (r->cap == 0 || (r->count == r->cap && score <= r->entries[r->heap[0]].score)) {
         return;
     }
-    int at = r->count < r->cap ? r->count++ : r->cap - 1;
-    while (at > 0 && r->entries[at - 1].score < score) {
-        r->entries[at] = r->entries[at - 1];
-        at--;
+    bool grows = r->count < r->cap;
+    if (grows) {
+        r->heap[r->count] = r->count;
+        r->count++;
     }
-    ncu_ranked *e = &r->entries[at];
+    int at = grows ? r->count - 1 : 0; /* full: the lowest gives way */
+    ncu_ranked *e = &r->entries[r->heap[at]];
     e->file_index = file_index;
+    e->order = order;
     e->id = l->id;
     e->score = score;
     e->launch = *l;
     ncu_short_name(l->name, e->short_name, sizeof e->short_name);
-    e->launch.name = NULL; /* fixed when the ranking is final: entries move */
+    e->launch.name = NULL; /* set when the ranking is final: entries move */
     e->check = *c;
     e->gap = *g;
+    if (grows) {
+        while (at > 0 && heap_below(r, at, (at - 1) / 2)) {
+            heap_swap(r, at, (at - 1) / 2);
+            at = (at - 1) / 2;
+        }
+        return;
+    }
+    for (;;) {
+        int low = at;
+        int left = 2 * at + 1;
+        int right = left + 1;
+        if (left < r->count && heap_below(r, left, low)) {
+            low = left;
+        }
+        if (right < r->count && heap_below(r, right, low)) {
+            low = right;
+        }
+        if (low == at) {
+            return;
+        }
+        heap_swap(r, at, low);
+        at = low;
+    }
+}
+
+static int best_first(const void *a, const void *b)
+{
+    const ncu_ranked *x = a;
+    const ncu_ranked *y = b;
+    return ranks_below(y, x) ? -1 : ranks_below(x, y) ? 1 : 0;
+}
+
+static void rank_finish(ranking *r)
+{
+    qsort(r->entries, (size_t)r->count, sizeof *r->entries, best_first);
+    for (int i = 0; i < r->count; i++) {
+        r->entries[i].launch.name = r->entries[i].short_name;
+    }
 }
 
 typedef struct run_state {
     ncu_args *args;
     input *inputs;
-    occ_device forced;
-    bool has_forced;
+    ncu_gpu gpu;
+    char forced_by[300];
     ncu_summary summary;
     ranking by_time, by_gap;
+    FILE *rows;                   /* the table rows or JSON kernels, until the summary is out */
+    long long *rows_at;           /* where each file's rows begin in it, and the end */
+    json_stream *rows_js;         /* --json: the kernels */
+    ncu_explain_cache *explained; /* --json: occ explain's advice by kernel */
+    bool first_kernel;
 } run_state;
 
-typedef bool (*launch_fn)(run_state *st, int file_index, const ncu_launch *l, const ncu_check *c,
-                          const ncu_gap *g, void *context);
-
-/* Reads every launch of one input, checks it and hands it on. */
-static bool read_input(run_state *st, int i, launch_fn fn, void *context, cli_error *err)
+/* One launch of the pass: counts, agreement, rankings, and its row. */
+static void tally(run_state *st, int i, const ncu_launch *l, const ncu_check *c, const ncu_gap *g)
 {
-    input *in = &st->inputs[i];
-    if (fseek(in->f, in->start, SEEK_SET) != 0) {
-        return cli_error_set(err, EXIT_DATA, "%s: cannot read it again: %s", in->path,
-                             strerror(errno));
-    }
-    ncu_reader *r = ncu_reader_open(in->f, in->path, err);
-    if (r == NULL) {
-        return false;
-    }
-    st->summary.files[i].page = ncu_reader_page(r);
-    bool ok = true;
-    for (;;) {
-        ncu_launch l;
-        int got = ncu_reader_next(r, &l, err);
-        if (got <= 0) {
-            ok = got == 0;
-            break;
-        }
-        ncu_check c;
-        ncu_gap g;
-        if (!ncu_check_launch(&l, st->has_forced ? &st->forced : NULL, in->path, &c, err)) {
-            ok = false;
-            break;
-        }
-        ncu_gap_compute(&l, &c, &g);
-        if (!fn(st, i, &l, &c, &g, context)) {
-            ok = false;
-            break;
-        }
-    }
-    ncu_reader_free(r);
-    return ok;
-}
-
-/* The first pass: counts, agreement, rankings. */
-static bool tally(run_state *st, int i, const ncu_launch *l, const ncu_check *c, const ncu_gap *g,
-                  void *context)
-{
-    (void)context;
     ncu_summary *s = &st->summary;
     ncu_file_info *f = &s->files[i];
     if (f->launches == 0) {
         snprintf(f->gpu, sizeof f->gpu, "%s", c->device.name);
         f->sm_count = c->sm_count;
     }
+    long long order = s->launches;
     f->launches++;
     s->launches++;
     if (c->mismatches == 0) {
@@ -271,31 +251,67 @@ static bool tally(run_state *st, int i, const ncu_launch *l, const ncu_check *c,
         s->untimed_file = f->path;
     }
     if (c->has_achieved && g->gap > 0) {
-        rank(&st->by_gap, g->gap, i, l, c, g);
+        rank(&st->by_gap, g->gap, order, i, l, c, g);
         if (timed) {
-            rank(&st->by_time, l->v[NCU_DURATION].value * g->gap, i, l, c, g);
+            rank(&st->by_time, l->v[NCU_DURATION].value * g->gap, order, i, l, c, g);
         }
     }
-    return true;
+    if (st->rows_js != NULL) {
+        ncu_json_kernel(st->rows_js, s, i, l, c, g, st->first_kernel, st->explained);
+        st->first_kernel = false;
+    } else {
+        ncu_print_text_row(st->rows, l, c, g);
+    }
 }
 
-typedef struct print_context {
-    const cli_io *io;
-    json_stream *js;
-    bool first;
-} print_context;
-
-static bool print_launch(run_state *st, int i, const ncu_launch *l, const ncu_check *c,
-                         const ncu_gap *g, void *context)
+/* Reads every launch of one input, checks it and tallies it. */
+static bool read_input(run_state *st, int i, cli_error *err)
 {
-    print_context *p = context;
-    if (p->js != NULL) {
-        ncu_json_kernel(p->js, &st->summary, i, l, c, g, p->first);
-        p->first = false;
-    } else {
-        ncu_print_text_row(p->io->out, l, c, g);
+    input *in = &st->inputs[i];
+    ncu_reader *r = ncu_reader_open(in->f, in->path, err);
+    if (r == NULL) {
+        return false;
     }
-    return !ferror(p->io->out);
+    st->summary.files[i].page = ncu_reader_page(r);
+    st->summary.files[i].skipped_lines = ncu_reader_skipped_lines(r);
+    bool ok = true;
+    for (;;) {
+        ncu_launch l;
+        int got = ncu_reader_next(r, &l, err);
+        if (got <= 0) {
+            ok = got == 0;
+            break;
+        }
+        ncu_check c;
+        ncu_gap g;
+        if (!ncu_check_launch(&l, &st->gpu, in->path, &c, err)) {
+            ok = false;
+            break;
+        }
+        ncu_gap_compute(&l, &c, &g);
+        tally(st, i, &l, &c, &g);
+    }
+    ncu_reader_free(r);
+    return ok;
+}
+
+/* Copies the rows [from, to) of the temporary file to out. */
+static bool copy_rows(FILE *rows, long long from, long long to, FILE *out)
+{
+    if (fseeko(rows, (off_t)from, SEEK_SET) != 0) {
+        return false;
+    }
+    char buf[1 << 16];
+    long long left = to - from;
+    while (left > 0) {
+        size_t want = left < (long long)sizeof buf ? (size_t)left : sizeof buf;
+        size_t n = fread(buf, 1, want, rows);
+        if (n == 0 || fwrite(buf, 1, n, out) != n) {
+            return false;
+        }
+        left -= (long long)n;
+    }
+    return true;
 }
 
 static int run(run_state *st, const cli_io *io)
@@ -303,45 +319,95 @@ static int run(run_state *st, const cli_io *io)
     ncu_args *a = st->args;
     ncu_summary *s = &st->summary;
     cli_error err;
+    st->rows = tmpfile();
+    if (st->rows == NULL) {
+        return cli_fail(io, "ncu", EXIT_DATA, "cannot make a temporary file for the rows: %s",
+                        strerror(errno));
+    }
+    setvbuf(st->rows, NULL, _IOFBF, 1 << 20);
+    if (a->json) {
+        st->rows_js = malloc(sizeof *st->rows_js);
+        st->explained = ncu_explain_cache_new();
+        if (st->rows_js == NULL || st->explained == NULL) {
+            return cli_fail(io, "ncu", EXIT_DATA, "out of memory");
+        }
+        json_stream_init(st->rows_js, st->rows);
+        st->first_kernel = true;
+    }
     for (int i = 0; i < a->file_count; i++) {
         s->files[i].path = st->inputs[i].path;
-        if (!read_input(st, i, tally, NULL, &err)) {
+        if (st->rows_js != NULL) {
+            json_stream_flush(st->rows_js);
+        }
+        st->rows_at[i] = ftello(st->rows);
+        if (!read_input(st, i, &err)) {
             return cli_report(io, "ncu", &err);
+        }
+    }
+    if (st->rows_js != NULL) {
+        json_stream_flush(st->rows_js);
+    }
+    st->rows_at[a->file_count] = ftello(st->rows);
+    if (fflush(st->rows) != 0 || ferror(st->rows) || st->rows_at[a->file_count] < 0) {
+        return cli_fail(io, "ncu", EXIT_DATA, "cannot write the temporary file for the rows: %s",
+                        strerror(errno));
+    }
+    for (int i = 0; i < a->file_count; i++) {
+        char a1[32];
+        char shown[600];
+        if (s->files[i].skipped_lines > 0) {
+            fprintf(io->err,
+                    "occ ncu: %s: %s line%s before the header skipped (not part of the export: "
+                    "the application's own output?)\n",
+                    cli_visible(s->files[i].path, shown, sizeof shown),
+                    cli_group_digits(s->files[i].skipped_lines, a1, sizeof a1),
+                    s->files[i].skipped_lines == 1 ? "" : "s");
         }
     }
     s->by_time = s->untimed_file == NULL;
     ranking *chosen = s->by_time ? &st->by_time : &st->by_gap;
+    rank_finish(chosen);
     s->top = chosen->entries;
     s->top_count = chosen->count;
-    for (int i = 0; i < s->top_count; i++) {
-        s->top[i].launch.name = s->top[i].short_name;
-    }
-    json_stream *js = NULL;
+    bool copied;
     if (a->json) {
-        js = malloc(sizeof *js);
+        json_stream *js = malloc(sizeof *js);
         if (js == NULL) {
             return cli_fail(io, "ncu", EXIT_DATA, "out of memory");
         }
         json_stream_init(js, io->out);
         ncu_json_begin(js, s);
-    } else {
-        ncu_print_text_summary(io->out, s);
-    }
-    print_context p = {io, js, true};
-    int code = EXIT_OK;
-    for (int i = 0; i < a->file_count && code == EXIT_OK; i++) {
-        if (js == NULL) {
-            ncu_print_text_file(io->out, s, i);
-        }
-        if (!read_input(st, i, print_launch, &p, &err)) {
-            code = ferror(io->out) ? EXIT_OK : cli_report(io, "ncu", &err);
-        }
-    }
-    if (js != NULL) {
+        json_stream_flush(js);
+        copied = copy_rows(st->rows, st->rows_at[0], st->rows_at[a->file_count], io->out);
         ncu_json_end(js);
         free(js);
+    } else {
+        ncu_print_text_summary(io->out, s);
+        copied = true;
+        for (int i = 0; i < a->file_count && copied; i++) {
+            ncu_print_text_file(io->out, s, i);
+            copied = copy_rows(st->rows, st->rows_at[i], st->rows_at[i + 1], io->out);
+        }
     }
-    return code; /* a failed write is reported by cli_main */
+    if (!copied && !ferror(io->out)) {
+        return cli_fail(io, "ncu", EXIT_DATA, "cannot read the temporary file for the rows: %s",
+                        strerror(errno));
+    }
+    return EXIT_OK; /* a failed write is reported by cli_main */
+}
+
+/* A named GPU of the database, not a generic entry (sm_90) or a file's. */
+static bool is_named_gpu(const occ_device *d)
+{
+    for (int i = 0; i < occ_gpu_count(); i++) {
+        occ_device e;
+        bool named = false;
+        if (occ_gpu_at(i, &e, &named, NULL, NULL) == OCC_OK && named &&
+            strcmp(e.name, d->name) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool check_args(const ncu_args *a, const cli_io *io, cli_error *err)
@@ -393,20 +459,30 @@ int cmd_ncu(int argc, char **argv, const cli_io *io)
     }
     if (!check_args(&a, io, &err) ||
         ((a.gpu != NULL || a.gpu_file != NULL) &&
-         !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &st.forced, &err))) {
+         !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &st.gpu.forced_device, &err))) {
         free(a.files);
         return cli_report(io, "ncu", &err);
     }
-    st.has_forced = a.gpu != NULL || a.gpu_file != NULL;
+    if (a.gpu != NULL || a.gpu_file != NULL) {
+        st.gpu.forced = true;
+        st.gpu.forced_named = a.gpu != NULL && is_named_gpu(&st.gpu.forced_device);
+        snprintf(st.forced_by, sizeof st.forced_by, "%s %s", a.gpu != NULL ? "--gpu" : "--gpu-file",
+                 a.gpu != NULL ? a.gpu : a.gpu_file);
+        st.gpu.forced_by = st.forced_by;
+    }
     st.inputs = calloc((size_t)a.file_count, sizeof *st.inputs);
     st.summary.files = calloc((size_t)a.file_count, sizeof *st.summary.files);
+    st.rows_at = calloc((size_t)a.file_count + 1, sizeof *st.rows_at);
     st.by_time.entries = calloc((size_t)a.top + 1, sizeof *st.by_time.entries);
     st.by_gap.entries = calloc((size_t)a.top + 1, sizeof *st.by_gap.entries);
+    st.by_time.heap = calloc((size_t)a.top + 1, sizeof *st.by_time.heap);
+    st.by_gap.heap = calloc((size_t)a.top + 1, sizeof *st.by_gap.heap);
     st.by_time.cap = st.by_gap.cap = a.top;
     st.summary.file_count = a.file_count;
     int opened = 0;
-    if (st.inputs == NULL || st.summary.files == NULL || st.by_time.entries == NULL ||
-        st.by_gap.entries == NULL) {
+    if (st.inputs == NULL || st.summary.files == NULL || st.rows_at == NULL ||
+        st.by_time.entries == NULL || st.by_gap.entries == NULL || st.by_time.heap == NULL ||
+        st.by_gap.heap == NULL) {
         code = cli_fail(io, "ncu", EXIT_DATA, "out of memory");
     } else {
         for (; opened < a.file_count; opened++) {
@@ -424,10 +500,18 @@ int cmd_ncu(int argc, char **argv, const cli_io *io)
             fclose(st.inputs[i].f);
         }
     }
+    if (st.rows != NULL) {
+        fclose(st.rows);
+    }
+    free(st.rows_js);
+    ncu_explain_cache_free(st.explained);
+    free(st.rows_at);
     free(st.inputs);
     free(st.summary.files);
     free(st.by_time.entries);
     free(st.by_gap.entries);
+    free(st.by_time.heap);
+    free(st.by_gap.heap);
     free(a.files);
     return code;
 }

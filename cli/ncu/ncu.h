@@ -18,6 +18,16 @@
 #define NCU_MAX_RECORD_BYTES (1 << 20)
 /* The most columns read: the raw page of --set full has about 2,000. */
 #define NCU_MAX_FIELDS 65536
+/* What may precede the header and is skipped: `ncu --csv ... app > out.csv`
+   puts the application's own output (and ncu's ==PROF== lines) first. A
+   file with no header in this much is not an export. */
+#define NCU_MAX_SKIPPED_LINES 1000000LL
+#define NCU_MAX_SKIPPED_BYTES (64LL << 20)
+/* The most SMs an export may claim: four times the largest GPU in occ's
+   database (188 SMs, the RTX PRO 6000 Blackwell; tests/test_ncu.c holds the
+   database under a quarter of it), so that a GPU of the next generations
+   still reads while 0, -1 or 10^9 (a damaged value) does not. */
+#define NCU_MAX_SM_COUNT 1024
 
 /* Which page of `ncu --csv` a file holds. */
 typedef enum ncu_page {
@@ -63,13 +73,16 @@ typedef enum ncu_kind {
 } ncu_kind;
 
 /* How a field is found: its raw-page column, its details-page metric (NULL
-   where the details page has none), its kind, and whether a launch without
-   it is refused. */
+   where the details page has none), its kind, whether a launch without it
+   is refused, the units a count may carry besides none ("register/thread",
+   '|' between several), and what it is, in messages. */
 typedef struct ncu_field_info {
     const char *raw_column;
     const char *details_metric;
     ncu_kind kind;
     bool required;
+    const char *count_units;
+    const char *noun;
 } ncu_field_info;
 
 const ncu_field_info *ncu_field_at(ncu_field field);
@@ -86,13 +99,15 @@ typedef struct ncu_number {
 
 /* Parses an Nsight number: "1,024", "32.768000", "-3", "1.5e3", and the
    raw page's "167.94 (0: 167.94)" with metric instances (the value before
-   the parenthesis). Returns false for anything else ("n/a", ""). */
+   the parenthesis). Thousands separators only in groups of three after the
+   first ("1,234,567"; not "3,2" or "1,0245"). Returns false for anything
+   else ("n/a", ""). */
 bool ncu_parse_number(const char *text, ncu_number *out);
 
-/* Scales a number of `kind` by its unit text ("Kbyte/block"); false (with
-   the reason in err, no file or line) when the unit is not one of the
-   kind's. */
-bool ncu_apply_unit(ncu_kind kind, const char *unit, ncu_number *n, cli_error *err);
+/* The factor to occ's unit of a field's unit text ("Kbyte/block": 1000);
+   false (with the reason in err, no file or line) when the unit is not one
+   of the field's ("furlong" for registers, "Kbits" for a size). */
+bool ncu_unit_scale(const ncu_field_info *field, const char *unit, double *scale, cli_error *err);
 
 #define NCU_DEVICE_NAME_BYTES 96
 #define NCU_WORD_BYTES 32
@@ -113,10 +128,15 @@ typedef struct ncu_launch {
 /* Reads launches from one export, streaming, in bounded memory. */
 typedef struct ncu_reader ncu_reader;
 
-/* Reads the header (and the raw page's units row) of `in`; `name` is the
-   file's name in messages. On failure one line: the file, the line, the
-   reason (exit 1). */
+/* Reads the header (and the raw page's units row) of `in`, plain or gzip;
+   `name` is the file's name in messages. Lines before the header that are
+   not one (the application's output) are skipped, up to
+   NCU_MAX_SKIPPED_LINES and NCU_MAX_SKIPPED_BYTES. On failure one line: the
+   file, the line, the reason (exit 1). */
 ncu_reader *ncu_reader_open(FILE *in, const char *name, cli_error *err);
+
+/* The lines skipped before the header. */
+long long ncu_reader_skipped_lines(const ncu_reader *r);
 
 /* The next launch: 1 with *out filled, 0 after the last, -1 on a bad record
    (err: the file, the line, the reason). */
@@ -171,11 +191,28 @@ typedef struct ncu_check {
     unsigned mismatches;         /* ncu_mismatch bits */
 } ncu_check;
 
-/* Computes the launch with libocc on the export's GPU (or `forced`, when
-   not NULL) and compares. False (err: file, line, reason) when the launch
-   cannot be computed at all: an unknown GPU, values no GPU allows. */
-bool ncu_check_launch(const ncu_launch *l, const occ_device *forced, const char *file,
-                      ncu_check *out, cli_error *err);
+/* The GPU the launches are computed on: --gpu or --gpu-file when given
+   (refused where it contradicts the export's device), else the export's
+   device, looked up once for each device and compute capability met. */
+typedef struct ncu_gpu {
+    bool forced; /* --gpu or --gpu-file */
+    occ_device forced_device;
+    bool forced_named;     /* a named GPU of the database (not sm_90, not a file) */
+    const char *forced_by; /* "--gpu A100", "--gpu-file a.json": in messages */
+    /* the last export device looked up, and the answer */
+    bool cached;
+    char cached_name[NCU_DEVICE_NAME_BYTES];
+    int cached_cc_major, cached_cc_minor;
+    bool cached_ok;
+    occ_device cached_device;
+    bool cached_named; /* occ knows the export's device by its name */
+} ncu_gpu;
+
+/* Computes the launch with libocc on gpu's device and compares. False
+   (err: file, line, reason) when the launch cannot be computed at all: an
+   unknown GPU, a --gpu that is not the export's, values no GPU allows. */
+bool ncu_check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, ncu_check *out,
+                      cli_error *err);
 
 /* Why the achieved occupancy is below the theoretical, in points of
    occupancy (0..1), under the model of docs/ncu.md: blocks of equal
@@ -209,10 +246,17 @@ typedef struct ncu_gap {
 
 void ncu_gap_compute(const ncu_launch *l, const ncu_check *c, ncu_gap *out);
 
+/* occ explain's advice for the kernels met last, so that the launches of
+   one kernel compute it once. */
+typedef struct ncu_explain_cache ncu_explain_cache;
+ncu_explain_cache *ncu_explain_cache_new(void); /* NULL when out of memory */
+void ncu_explain_cache_free(ncu_explain_cache *cache);
+
 /* The explanation and advice, paragraphs separated by "\n" (unwrapped):
-   what binds, what the grid allows, what is left, what to change. Returns
-   a malloc'd string, NULL when out of memory. */
-char *ncu_explain(const ncu_launch *l, const ncu_check *c, const ncu_gap *g);
+   what binds, what the grid allows, what is left, what to change. `cache`
+   may be NULL. Returns a malloc'd string, NULL when out of memory. */
+char *ncu_explain(const ncu_launch *l, const ncu_check *c, const ncu_gap *g,
+                  ncu_explain_cache *cache);
 
 /* The kernel's name without return type, template arguments and
    parameters ("void at::foo<float>(int)" -> "at::foo"), into buf. */
@@ -221,6 +265,7 @@ const char *ncu_short_name(const char *name, char *buf, size_t cap);
 /* A launch of the ranking: where it is and what the text needs again. */
 typedef struct ncu_ranked {
     int file_index;
+    long long order; /* launches read before it: of equal scores the earlier ranks first */
     long long id;
     double score;      /* duration (us) x gap (points), or the gap */
     ncu_launch launch; /* name points at short_name */
@@ -238,6 +283,7 @@ typedef struct ncu_file_info {
     long long timed;                 /* launches with a duration */
     char gpu[OCC_DEVICE_NAME_BYTES]; /* libocc's GPU for the first launch */
     int sm_count;                    /* the first launch's SMs */
+    long long skipped_lines;         /* lines before the header, skipped */
 } ncu_file_info;
 
 /* Everything the output needs about the run, known after the first pass. */
@@ -263,7 +309,8 @@ void ncu_print_text_row(FILE *out, const ncu_launch *l, const ncu_check *c, cons
 struct json_stream;
 void ncu_json_begin(struct json_stream *js, const ncu_summary *s);
 void ncu_json_kernel(struct json_stream *js, const ncu_summary *s, int file_index,
-                     const ncu_launch *l, const ncu_check *c, const ncu_gap *g, bool first);
+                     const ncu_launch *l, const ncu_check *c, const ncu_gap *g, bool first,
+                     ncu_explain_cache *cache);
 void ncu_json_end(struct json_stream *js);
 
 #endif /* OCC_CLI_NCU_H */

@@ -40,13 +40,19 @@ const char *ncu_mismatch_name(unsigned bit)
     }
 }
 
+/* floor(v + 0.5), without a call to floor for the counts exports hold. */
+static double round_half_up(double v)
+{
+    return v >= 0.0 && v < 9e15 ? (double)(long long)(v + 0.5) : floor(v + 0.5);
+}
+
 /* A whole number in [lo, hi] from an exported count. */
 static bool whole(const ncu_number *n, long long lo, long long hi, long long *out)
 {
     if (!n->present) {
         return false;
     }
-    double rounded = floor(n->value + 0.5);
+    double rounded = round_half_up(n->value);
     if (fabs(n->value - rounded) > n->tolerance + 1e-6 || rounded < (double)lo ||
         rounded > (double)hi) {
         return false;
@@ -69,6 +75,10 @@ static bool bytes_of(const ncu_number *n, byte_range *out)
     }
     out->lo = lo < 0 ? 0 : (long long)lo;
     out->hi = hi > 2147483647.0 ? 2147483647 : (long long)hi;
+    if (out->lo == out->hi) {
+        out->mid = out->lo; /* exported to the byte */
+        return true;
+    }
     /* The size a kernel most likely has: the multiple of the largest power
        of two in the interval ("2.05 Kbyte" is 2,045 to 2,055 bytes: 2,048),
        as shared-memory sizes usually are; exact where the export is. */
@@ -95,22 +105,72 @@ static bool fail(const where *w, cli_error *err, const char *what, const ncu_num
                          w->file, w->launch->line, w->launch->id, what, n->value);
 }
 
-/* The GPU: --gpu, else the export's device name when occ knows it and its
-   compute capability is the export's, else the generic entry of the
-   export's compute capability (whose per-SM limits are the same). */
-static bool find_device(const ncu_launch *l, const occ_device *forced, const where *w,
-                        occ_device *out, cli_error *err)
+/* The export's own device, looked up once for each name and compute
+   capability: its name when occ knows it and its compute capability is the
+   export's, else the generic entry of the export's compute capability
+   (whose per-SM limits are the same). False when occ knows neither. */
+static bool export_device(ncu_gpu *g, const ncu_launch *l)
 {
-    if (forced != NULL) {
-        *out = *forced;
+    if (g->cached && g->cached_cc_major == l->cc_major && g->cached_cc_minor == l->cc_minor &&
+        strcmp(g->cached_name, l->device_name) == 0) {
+        return g->cached_ok;
+    }
+    g->cached = true;
+    snprintf(g->cached_name, sizeof g->cached_name, "%s", l->device_name);
+    g->cached_cc_major = l->cc_major;
+    g->cached_cc_minor = l->cc_minor;
+    occ_device *d = &g->cached_device;
+    g->cached_named =
+        l->device_name[0] != '\0' && occ_gpu_find(l->device_name, d, NULL) == OCC_OK &&
+        (l->cc_major < 0 || (d->cc_major == l->cc_major && d->cc_minor == l->cc_minor));
+    g->cached_ok = g->cached_named ||
+                   (l->cc_major >= 0 && occ_arch_find(l->cc_major, l->cc_minor, d, NULL) == OCC_OK);
+    return g->cached_ok;
+}
+
+/* --gpu (or --gpu-file) against the export's device: the same compute
+   capability, and where both are named GPUs of the database, the same SM
+   count (an H100 PCIe's 114 SMs are not an H200's 132). */
+static bool check_forced(ncu_gpu *g, const ncu_launch *l, const where *w, cli_error *err)
+{
+    const occ_device *f = &g->forced_device;
+    char device[NCU_DEVICE_NAME_BYTES + 16];
+    snprintf(device, sizeof device, "%s%s", l->device_name[0] != '\0' ? " " : "", l->device_name);
+    if (l->cc_major >= 0 && (f->cc_major != l->cc_major || f->cc_minor != l->cc_minor)) {
+        return cli_error_set(err, EXIT_DATA,
+                             "%s: line %lld: launch ID %lld: the export's device%s is compute "
+                             "capability %d.%d, and %s (%s) is %d.%d: occ would compute another "
+                             "GPU's occupancy (leave the option out, or give the export's GPU)",
+                             w->file, l->line, l->id, device, l->cc_major, l->cc_minor,
+                             g->forced_by, f->name, f->cc_major, f->cc_minor);
+    }
+    if (g->forced_named && l->device_name[0] != '\0' && export_device(g, l) && g->cached_named &&
+        g->cached_device.sm_count > 0 && f->sm_count > 0 &&
+        g->cached_device.sm_count != f->sm_count) {
+        return cli_error_set(err, EXIT_DATA,
+                             "%s: line %lld: launch ID %lld: the export's device%s has %d SMs, "
+                             "and %s (%s) has %d (compute capability %d.%d both): occ would "
+                             "compute another GPU's occupancy (leave the option out, or give the "
+                             "export's GPU)",
+                             w->file, l->line, l->id, device, g->cached_device.sm_count,
+                             g->forced_by, f->name, f->sm_count, f->cc_major, f->cc_minor);
+    }
+    return true;
+}
+
+/* The GPU: --gpu (when it is the export's), else the export's device. */
+static bool find_device(const ncu_launch *l, ncu_gpu *g, const where *w, occ_device *out,
+                        cli_error *err)
+{
+    if (g->forced) {
+        if (!check_forced(g, l, w, err)) {
+            return false;
+        }
+        *out = g->forced_device;
         return true;
     }
-    if (l->device_name[0] != '\0' && occ_gpu_find(l->device_name, out, NULL) == OCC_OK &&
-        (l->cc_major < 0 || (out->cc_major == l->cc_major && out->cc_minor == l->cc_minor))) {
-        return true;
-    }
-    occ_error e;
-    if (l->cc_major >= 0 && occ_arch_find(l->cc_major, l->cc_minor, out, &e) == OCC_OK) {
+    if (export_device(g, l)) {
+        *out = g->cached_device;
         return true;
     }
     return cli_error_set(err, EXIT_DATA,
@@ -318,16 +378,17 @@ static void compare(const ncu_launch *l, const occ_result *lo, const occ_result 
     }
 }
 
-bool ncu_check_launch(const ncu_launch *l, const occ_device *forced, const char *file, ncu_check *c,
+bool ncu_check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, ncu_check *c,
                       cli_error *err)
 {
     memset(c, 0, sizeof *c);
     const where w = {file, l};
-    if (!find_device(l, forced, &w, &c->device, err)) {
+    if (!find_device(l, gpu, &w, &c->device, err)) {
         return false;
     }
     const occ_device *d = &c->device;
     occ_kernel k;
+    memset(&k, 0, sizeof k); /* padding too: kernels are compared by their bytes */
     occ_kernel_init(&k);
     long long threads, regs, barriers, sms, grid;
     byte_range stat, dyn, cfg;
@@ -386,8 +447,14 @@ bool ncu_check_launch(const ncu_launch *l, const occ_device *forced, const char 
         }
         c->barriers_inferred = true;
     }
+    /* sizes exported to the byte (the raw page) make the three one */
+    bool exact = stat.lo == stat.hi && dyn.lo == dyn.hi;
     for (int p = PICK_LO; p <= PICK_HI; p++) {
         occ_error e;
+        if (exact && p != PICK_LO) {
+            res[p] = res[PICK_LO];
+            continue;
+        }
         if (occ_calc(d, &at[p], &res[p], &e) != OCC_OK) {
             return cli_error_set(err, EXIT_DATA, "%s: line %lld: launch ID %lld: %s", file, l->line,
                                  l->id, e.message);
@@ -395,7 +462,7 @@ bool ncu_check_launch(const ncu_launch *l, const occ_device *forced, const char 
     }
     c->kernel = at[PICK_MID];
     c->result = res[PICK_MID];
-    c->exact_inputs = stat.lo == stat.hi && dyn.lo == dyn.hi;
+    c->exact_inputs = exact;
     nsight_limits(d, &c->result, c->limits);
     c->theoretical = c->result.occupancy;
     c->ncu_theoretical = l->v[NCU_THEORETICAL_PCT].value / 100.0;

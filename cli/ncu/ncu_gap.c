@@ -21,6 +21,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,11 +136,22 @@ static void add(text *t, const char *format, ...)
     if (t->failed) {
         return;
     }
+    if (t->cap - t->len < 256) {
+        size_t cap = t->cap < 1024 ? 1024 : 2 * t->cap;
+        char *grown = realloc(t->buf, cap);
+        if (grown == NULL) {
+            t->failed = true;
+            return;
+        }
+        t->buf = grown;
+        t->cap = cap;
+    }
+    /* into the room there is; where it does not fit, again with more */
     va_list ap;
     va_start(ap, format);
     va_list again;
     va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, format, ap);
+    int n = vsnprintf(t->buf + t->len, t->cap - t->len, format, ap);
     va_end(ap);
     if (n < 0) {
         t->failed = true;
@@ -156,8 +168,8 @@ static void add(text *t, const char *format, ...)
         }
         t->buf = grown;
         t->cap = cap;
+        vsnprintf(t->buf + t->len, t->cap - t->len, format, again);
     }
-    vsnprintf(t->buf + t->len, t->cap - t->len, format, again);
     va_end(again);
     t->len += (size_t)n;
 }
@@ -303,32 +315,123 @@ static void explain_achieved(text *t, const ncu_check *c, const ncu_gap *g)
     }
 }
 
-static void advise_theoretical(text *t, const ncu_check *c)
+/* occ explain's changes for a device and kernel, kept for the launches of
+   the same kernel that follow (an export repeats its kernels many times,
+   and occ_explain computes a few hundred occupancies): a slot by the
+   kernel's hash, the last kernel of that hash in it. */
+#define EXPLAIN_CACHE_SLOTS 4096
+
+typedef struct explained {
+    occ_device device;
+    occ_kernel kernel;
+    char *advice; /* "" when no change helps */
+} explained;
+
+struct ncu_explain_cache {
+    explained **slots; /* EXPLAIN_CACHE_SLOTS, made at the first kernel */
+};
+
+/* FNV-1a over the kernel's bytes. */
+static unsigned kernel_hash(const occ_kernel *k)
 {
-    if (c->result.occupancy >= 1.0 || c->result.blocks_per_sm == 0) {
+    const unsigned char *p = (const unsigned char *)k;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < sizeof *k; i++) {
+        h = (h ^ p[i]) * 16777619u;
+    }
+    return h % EXPLAIN_CACHE_SLOTS;
+}
+
+ncu_explain_cache *ncu_explain_cache_new(void)
+{
+    return calloc(1, sizeof(ncu_explain_cache));
+}
+
+void ncu_explain_cache_free(ncu_explain_cache *cache)
+{
+    if (cache == NULL) {
         return;
     }
+    if (cache->slots != NULL) {
+        for (int i = 0; i < EXPLAIN_CACHE_SLOTS; i++) {
+            if (cache->slots[i] != NULL) {
+                free(cache->slots[i]->advice);
+                free(cache->slots[i]);
+            }
+        }
+        free(cache->slots);
+    }
+    free(cache);
+}
+
+/* occ explain's changes that help, as one line; NULL when out of memory. */
+static char *theoretical_advice(const ncu_check *c)
+{
+    text t = {NULL, 0, 0, false};
+    add(&t, "%s", "");
     occ_explanation *ex = malloc(sizeof *ex);
     if (ex == NULL || occ_explain(&c->device, &c->kernel, ex, NULL) != OCC_OK) {
         free(ex);
-        return;
+        return t.buf;
     }
     bool any = false;
     for (int i = 0; i < ex->change_count; i++) {
         if (ex->changes[i].helps) {
-            add(t, "%s%s", any ? " " : "- A higher theoretical occupancy (as occ explain says): ",
+            add(&t, "%s%s", any ? " " : "- A higher theoretical occupancy (as occ explain says): ",
                 ex->changes[i].text);
             any = true;
         }
     }
     if (any) {
-        add(t, " Libraries such as cuBLAS and cuDNN choose low occupancy for large tiles: more "
-               "warps pay only where warps wait on memory.\n");
+        add(&t, " Libraries such as cuBLAS and cuDNN choose low occupancy for large tiles: more "
+                "warps pay only where warps wait on memory.\n");
     }
     free(ex);
+    if (t.failed) {
+        free(t.buf);
+        return NULL;
+    }
+    return t.buf;
 }
 
-static void advise(text *t, const ncu_check *c, const ncu_gap *g)
+static void advise_theoretical(text *t, const ncu_check *c, ncu_explain_cache *cache)
+{
+    if (c->result.occupancy >= 1.0 || c->result.blocks_per_sm == 0) {
+        return;
+    }
+    unsigned slot = cache != NULL ? kernel_hash(&c->kernel) : 0;
+    const explained *hit = cache != NULL && cache->slots != NULL ? cache->slots[slot] : NULL;
+    /* equal bytes are equal values (a miss only costs the computing) */
+    if (hit != NULL && memcmp(&hit->kernel, &c->kernel, sizeof c->kernel) == 0 &&
+        memcmp(&hit->device, &c->device, sizeof c->device) == 0) {
+        add(t, "%s", hit->advice);
+        return;
+    }
+    char *advice = theoretical_advice(c);
+    if (advice == NULL) {
+        t->failed = true;
+        return;
+    }
+    add(t, "%s", advice);
+    if (cache != NULL && cache->slots == NULL) {
+        cache->slots = calloc(EXPLAIN_CACHE_SLOTS, sizeof *cache->slots);
+    }
+    explained *e = cache != NULL && cache->slots != NULL ? cache->slots[slot] : NULL;
+    if (e == NULL && cache != NULL && cache->slots != NULL) {
+        e = cache->slots[slot] = malloc(sizeof *e);
+    } else if (e != NULL) {
+        free(e->advice);
+    }
+    if (e == NULL) {
+        free(advice); /* not kept: the cache is only an economy */
+        return;
+    }
+    e->device = c->device;
+    e->kernel = c->kernel;
+    e->advice = advice;
+}
+
+static void advise(text *t, const ncu_check *c, const ncu_gap *g, ncu_explain_cache *cache)
 {
     groups n;
     add(t, "What to change:\n");
@@ -376,17 +479,18 @@ static void advise(text *t, const ncu_check *c, const ncu_gap *g)
                "occupancy and the SM count.\n");
         break;
     }
-    advise_theoretical(t, c);
+    advise_theoretical(t, c, cache);
 }
 
-char *ncu_explain(const ncu_launch *l, const ncu_check *c, const ncu_gap *g)
+char *ncu_explain(const ncu_launch *l, const ncu_check *c, const ncu_gap *g,
+                  ncu_explain_cache *cache)
 {
     (void)l;
     text t = {NULL, 0, 0, false};
     explain_theoretical(&t, c);
     explain_grid(&t, c, g);
     explain_achieved(&t, c, g);
-    advise(&t, c, g);
+    advise(&t, c, g, cache);
     if (t.failed) {
         free(t.buf);
         return NULL;
@@ -406,9 +510,9 @@ const char *ncu_short_name(const char *name, char *buf, size_t cap)
     const char *end = name + strlen(name);
     int depth = 0;
     for (const char *p = name; *p != '\0'; p++) {
-        if (strncmp(p, "(anonymous namespace)", 21) == 0) {
+        if (*p == '(' && strncmp(p, "(anonymous namespace)", 21) == 0) {
             p += 20;
-        } else if (strncmp(p, "<unnamed>", 9) == 0) {
+        } else if (*p == '<' && strncmp(p, "<unnamed>", 9) == 0) {
             p += 8;
         } else if (*p == '<') {
             depth++;

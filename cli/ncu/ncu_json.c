@@ -97,6 +97,8 @@ void ncu_json_begin(json_stream *js, const ncu_summary *s)
         } else {
             json_stream_lit(js, "null");
         }
+        key(js, "skipped_lines");
+        json_stream_int(js, f->skipped_lines);
         json_stream_raw(js, "}", 1);
     }
     json_stream_raw(js, "]", 1);
@@ -177,7 +179,7 @@ static void gap_object(json_stream *js, const ncu_check *c, const ncu_gap *g)
 }
 
 void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index, const ncu_launch *l,
-                     const ncu_check *c, const ncu_gap *g, bool first)
+                     const ncu_check *c, const ncu_gap *g, bool first, ncu_explain_cache *cache)
 {
     const occ_kernel *k = &c->kernel;
     const occ_result *r = &c->result;
@@ -268,7 +270,7 @@ void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index, cons
     key(js, "gap");
     gap_object(js, c, g);
     key(js, "explanation");
-    char *text = ncu_explain(l, c, g);
+    char *text = ncu_explain(l, c, g, cache);
     if (text != NULL) {
         json_stream_cstring(js, text);
         free(text);

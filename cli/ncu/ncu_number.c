@@ -5,7 +5,6 @@
  * so that a value the details page rounded ("32.77 Kbyte") is compared as the
  * interval it stands for.
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,18 @@
    decimals, exponent); a longer field is not a number. */
 #define NUMBER_TEXT_BYTES 64
 
+/* Powers of ten a double holds exactly: a mantissa below 2^53 times or over
+   one of them is the correctly rounded value, as strtod gives it. */
+static const double exact_powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#define EXACT_POWERS ((int)(sizeof exact_powers / sizeof exact_powers[0]))
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 bool ncu_parse_number(const char *text, ncu_number *out)
 {
     out->present = false;
@@ -23,36 +34,43 @@ bool ncu_parse_number(const char *text, ncu_number *out)
     while (*p == ' ' || *p == '\t') {
         p++;
     }
-    char digits[NUMBER_TEXT_BYTES];
-    size_t n = 0;
+    const char *number = p;
+    bool negative = *p == '-';
     if (*p == '-' || *p == '+') {
-        digits[n++] = *p++;
-    }
-    int integer_digits = 0;
-    int decimals = 0;
-    /* digits, with commas only between digits ("1,024") */
-    while (isdigit((unsigned char)*p) ||
-           (*p == ',' && integer_digits > 0 && isdigit((unsigned char)p[1]))) {
-        if (*p != ',') {
-            if (n + 1 >= sizeof digits) {
-                return false;
-            }
-            digits[n++] = *p;
-            integer_digits++;
-        }
         p++;
     }
-    if (*p == '.') {
-        if (n + 1 >= sizeof digits) {
-            return false;
+    unsigned long long mantissa = 0;
+    int mantissa_digits = 0; /* from the first non-zero digit */
+    int integer_digits = 0;
+    int decimals = 0;
+    /* digits, with thousands separators only between groups of three after
+       a first group of one to three ("1,024", "1,234,567"; not "3,2") */
+    int group = 0;
+    bool grouped = false;
+    for (;; p++) {
+        if (is_digit(*p)) {
+            integer_digits++;
+            group++;
+            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+            mantissa_digits += mantissa_digits > 0 || *p != '0';
+        } else if (*p == ',' && integer_digits > 0 && (grouped ? group == 3 : group <= 3) &&
+                   is_digit(p[1])) {
+            grouped = true;
+            group = 0;
+        } else {
+            break;
         }
-        digits[n++] = *p++;
-        while (isdigit((unsigned char)*p)) {
-            if (n + 1 >= sizeof digits) {
-                return false;
-            }
-            digits[n++] = *p++;
+    }
+    if (grouped && group != 3) {
+        return false;
+    }
+    if (*p == '.') {
+        p++;
+        while (is_digit(*p)) {
             decimals++;
+            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
+            mantissa_digits += mantissa_digits > 0 || *p != '0';
+            p++;
         }
     }
     if (integer_digits + decimals == 0) {
@@ -67,7 +85,7 @@ bool ncu_parse_number(const char *text, ncu_number *out)
         }
         p = end;
     }
-    digits[n] = '\0';
+    const char *number_end = p;
     while (*p == ' ' || *p == '\t') {
         p++;
     }
@@ -82,9 +100,33 @@ bool ncu_parse_number(const char *text, ncu_number *out)
     if (*p != '\0') {
         return false;
     }
-    double scale = pow(10.0, (double)exponent);
-    out->value = strtod(digits, NULL) * scale;
-    out->tolerance = 0.5 * pow(10.0, -(double)decimals) * scale;
+    long shift = exponent - decimals; /* value = mantissa x 10^shift */
+    if (mantissa_digits <= 15 && shift > -EXACT_POWERS && shift < EXACT_POWERS) {
+        /* below 10^15 < 2^53: exact, and one rounding like strtod's */
+        double m = (double)mantissa;
+        out->value = shift >= 0 ? m * exact_powers[shift] : m / exact_powers[-shift];
+        if (negative) {
+            out->value = -out->value;
+        }
+    } else {
+        /* the digits without separators or exponent, for strtod */
+        char digits[NUMBER_TEXT_BYTES];
+        size_t n = 0;
+        for (const char *q = number; q < number_end && *q != 'e' && *q != 'E'; q++) {
+            if (*q != ',') {
+                if (n + 1 >= sizeof digits) {
+                    return false;
+                }
+                digits[n++] = *q;
+            }
+        }
+        digits[n] = '\0';
+        out->value = strtod(digits, NULL) * pow(10.0, (double)exponent);
+    }
+    /* half a unit of the last digit printed */
+    out->tolerance = shift > -EXACT_POWERS && shift < EXACT_POWERS
+                         ? 0.5 * (shift >= 0 ? exact_powers[shift] : 1.0 / exact_powers[-shift])
+                         : 0.5 * pow(10.0, (double)shift);
     out->present = isfinite(out->value);
     return out->present;
 }
@@ -117,34 +159,74 @@ static bool find_scale(const unit_scale *units, size_t count, const char *unit, 
     return false;
 }
 
-bool ncu_apply_unit(ncu_kind kind, const char *unit, ncu_number *n, cli_error *err)
+/* `unit` is one of the '|'-separated words of `list`. */
+static bool in_list(const char *list, const char *unit)
 {
-    double scale = 1.0;
     size_t len = strlen(unit);
-    switch (kind) {
-    case NCU_KIND_COUNT: return true;
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        const char *bar = strchr(p, '|');
+        size_t word = bar != NULL ? (size_t)(bar - p) : strlen(p);
+        if (word == len && strncmp(p, unit, len) == 0) {
+            return true;
+        }
+        p = bar != NULL ? bar + 1 : NULL;
+    }
+    return false;
+}
+
+/* "'register/thread', 'register'" from "register/thread|register". */
+static const char *quoted_list(const char *list, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (const char *p = list; p != NULL && *p != '\0';) {
+        const char *bar = strchr(p, '|');
+        int word = (int)(bar != NULL ? (size_t)(bar - p) : strlen(p));
+        int n = snprintf(buf + len, cap - len, "%s'%.*s'", len > 0 ? ", " : "", word, p);
+        if (n < 0 || (size_t)n >= cap - len) {
+            break;
+        }
+        len += (size_t)n;
+        p = bar != NULL ? bar + 1 : NULL;
+    }
+    return buf;
+}
+
+bool ncu_unit_scale(const ncu_field_info *field, const char *unit, double *scale, cli_error *err)
+{
+    *scale = 1.0;
+    size_t len = strlen(unit);
+    switch (field->kind) {
+    case NCU_KIND_COUNT:
+        if (unit[0] != '\0' && !in_list(field->count_units, unit)) {
+            char units[96];
+            return cli_error_set(err, EXIT_DATA,
+                                 "unit '%.40s' is not a unit of the %s (%s or none)", unit,
+                                 field->noun, quoted_list(field->count_units, units, sizeof units));
+        }
+        return true;
     case NCU_KIND_BYTES: {
+        /* "Kbyte", or "Kbyte/block" for a size per block */
         const char *slash = strchr(unit, '/');
         size_t base = slash != NULL ? (size_t)(slash - unit) : len;
-        if (!find_scale(byte_units, sizeof byte_units / sizeof byte_units[0], unit, base, &scale)) {
+        if (!find_scale(byte_units, sizeof byte_units / sizeof byte_units[0], unit, base, scale) ||
+            (slash != NULL && strcmp(slash, "/block") != 0)) {
             return cli_error_set(err, EXIT_DATA,
                                  "unit '%.40s' is not a size (byte, Kbyte, Mbyte, Gbyte)", unit);
         }
-        break;
+        return true;
     }
     case NCU_KIND_PERCENT:
         if (strcmp(unit, "%") != 0) {
             return cli_error_set(err, EXIT_DATA, "unit '%.40s' is not a percentage ('%%')", unit);
         }
-        break;
+        return true;
     case NCU_KIND_TIME:
-        if (!find_scale(time_units, sizeof time_units / sizeof time_units[0], unit, len, &scale)) {
+        if (!find_scale(time_units, sizeof time_units / sizeof time_units[0], unit, len, scale)) {
             return cli_error_set(err, EXIT_DATA, "unit '%.40s' is not a duration (ns, us, ms, s)",
                                  unit);
         }
-        break;
+        return true;
     }
-    n->value *= scale;
-    n->tolerance *= scale;
-    return true;
+    return cli_error_set(err, EXIT_DATA, "unit '%.40s' of an unknown kind", unit);
 }

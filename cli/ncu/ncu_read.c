@@ -8,13 +8,18 @@
  * "Metric Value" columns (and rows of rule results, whose metric name is
  * empty). Both begin with the same columns: ID, Kernel Name, ..., Block Size,
  * Grid Size, Device, CC. Every bad record stops the reading with one line.
+ *
+ * What comes before the header (the application's own output, when ncu's
+ * was redirected with it) is skipped line by line; values no launch can have
+ * (an occupancy above 100%, 0 SMs, a cluster of 17 blocks, a metric given
+ * twice) are refused where they are read.
  */
-#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
 #include "ncu.h"
+#include "ncu_csv.h"
 #include "output.h"
 
 /* The numbers occ reads, where each page has them (docs/ncu.md lists them).
@@ -22,42 +27,78 @@
    cluster shape (only its size) and no duration (that is in the GPU Speed
    Of Light section, whose "Duration" occ reads when it is there). */
 static const ncu_field_info fields[NCU_FIELD_COUNT] = {
-    [NCU_BLOCK_SIZE] = {"launch__block_size", "Block Size", NCU_KIND_COUNT, true},
-    [NCU_GRID_SIZE] = {"launch__grid_size", "Grid Size", NCU_KIND_COUNT, true},
-    [NCU_REGS] = {"launch__registers_per_thread", "Registers Per Thread", NCU_KIND_COUNT, true},
+    [NCU_BLOCK_SIZE] = {"launch__block_size", "Block Size", NCU_KIND_COUNT, true, "thread",
+                        "block size"},
+    [NCU_GRID_SIZE] = {"launch__grid_size", "Grid Size", NCU_KIND_COUNT, true, "block",
+                       "grid size"},
+    [NCU_REGS] = {"launch__registers_per_thread", "Registers Per Thread", NCU_KIND_COUNT, true,
+                  "register/thread|register", "registers per thread"},
     [NCU_STATIC_SMEM] = {"launch__shared_mem_per_block_static", "Static Shared Memory Per Block",
-                         NCU_KIND_BYTES, true},
+                         NCU_KIND_BYTES, true, NULL, "static shared memory"},
     [NCU_DYN_SMEM] = {"launch__shared_mem_per_block_dynamic", "Dynamic Shared Memory Per Block",
-                      NCU_KIND_BYTES, true},
+                      NCU_KIND_BYTES, true, NULL, "dynamic shared memory"},
     [NCU_DRIVER_SMEM] = {"launch__shared_mem_per_block_driver", "Driver Shared Memory Per Block",
-                         NCU_KIND_BYTES, false},
+                         NCU_KIND_BYTES, false, NULL, "driver's shared memory"},
     [NCU_SMEM_CONFIG] = {"launch__shared_mem_config_size", "Shared Memory Configuration Size",
-                         NCU_KIND_BYTES, true},
-    [NCU_BARRIERS] = {"launch__barrier_count", NULL, NCU_KIND_COUNT, false},
-    [NCU_CLUSTER_X] = {"launch__cluster_dim_x", NULL, NCU_KIND_COUNT, false},
-    [NCU_CLUSTER_Y] = {"launch__cluster_dim_y", NULL, NCU_KIND_COUNT, false},
-    [NCU_CLUSTER_Z] = {"launch__cluster_dim_z", NULL, NCU_KIND_COUNT, false},
-    [NCU_CLUSTER_SIZE] = {"launch__cluster_size", "Cluster Size", NCU_KIND_COUNT, false},
+                         NCU_KIND_BYTES, true, NULL, "shared memory configuration"},
+    [NCU_BARRIERS] = {"launch__barrier_count", NULL, NCU_KIND_COUNT, false, "barrier",
+                      "barrier count"},
+    [NCU_CLUSTER_X] = {"launch__cluster_dim_x", NULL, NCU_KIND_COUNT, false, "block",
+                       "cluster dimension x"},
+    [NCU_CLUSTER_Y] = {"launch__cluster_dim_y", NULL, NCU_KIND_COUNT, false, "block",
+                       "cluster dimension y"},
+    [NCU_CLUSTER_Z] = {"launch__cluster_dim_z", NULL, NCU_KIND_COUNT, false, "block",
+                       "cluster dimension z"},
+    [NCU_CLUSTER_SIZE] = {"launch__cluster_size", "Cluster Size", NCU_KIND_COUNT, false, "block",
+                          "cluster size"},
     [NCU_MAX_ACTIVE_CLUSTERS] = {"launch__cluster_max_active", "Max Active Clusters",
-                                 NCU_KIND_COUNT, false},
-    [NCU_SM_COUNT] = {"launch__sm_count", "# SMs", NCU_KIND_COUNT, false},
-    [NCU_WAVES] = {"launch__waves_per_multiprocessor", "Waves Per SM", NCU_KIND_COUNT, false},
-    [NCU_DURATION] = {"gpu__time_duration.sum", "Duration", NCU_KIND_TIME, false},
-    [NCU_LIMIT_WARPS] = {"launch__occupancy_limit_warps", "Block Limit Warps", NCU_KIND_COUNT,
-                         true},
-    [NCU_LIMIT_BLOCKS] = {"launch__occupancy_limit_blocks", "Block Limit SM", NCU_KIND_COUNT, true},
+                                 NCU_KIND_COUNT, false, "cluster", "active clusters"},
+    [NCU_SM_COUNT] = {"launch__sm_count", "# SMs", NCU_KIND_COUNT, false, "SM", "SM count"},
+    [NCU_WAVES] = {"launch__waves_per_multiprocessor", "Waves Per SM", NCU_KIND_COUNT, false,
+                   "wave", "waves per SM"},
+    [NCU_DURATION] = {"gpu__time_duration.sum", "Duration", NCU_KIND_TIME, false, NULL, "duration"},
+    [NCU_LIMIT_WARPS] = {"launch__occupancy_limit_warps", "Block Limit Warps", NCU_KIND_COUNT, true,
+                         "block", "Block Limit Warps"},
+    [NCU_LIMIT_BLOCKS] = {"launch__occupancy_limit_blocks", "Block Limit SM", NCU_KIND_COUNT, true,
+                          "block", "Block Limit SM"},
     [NCU_LIMIT_REGISTERS] = {"launch__occupancy_limit_registers", "Block Limit Registers",
-                             NCU_KIND_COUNT, true},
+                             NCU_KIND_COUNT, true, "block", "Block Limit Registers"},
     [NCU_LIMIT_SHARED_MEM] = {"launch__occupancy_limit_shared_mem", "Block Limit Shared Mem",
-                              NCU_KIND_COUNT, true},
+                              NCU_KIND_COUNT, true, "block", "Block Limit Shared Mem"},
     [NCU_LIMIT_BARRIERS] = {"launch__occupancy_limit_barriers", "Block Limit Barriers",
-                            NCU_KIND_COUNT, true},
+                            NCU_KIND_COUNT, true, "block", "Block Limit Barriers"},
     [NCU_THEORETICAL_PCT] = {"sm__maximum_warps_per_active_cycle_pct", "Theoretical Occupancy",
-                             NCU_KIND_PERCENT, true},
+                             NCU_KIND_PERCENT, true, NULL, "theoretical occupancy"},
     [NCU_THEORETICAL_WARPS] = {"sm__maximum_warps_avg_per_active_cycle",
-                               "Theoretical Active Warps per SM", NCU_KIND_COUNT, false},
+                               "Theoretical Active Warps per SM", NCU_KIND_COUNT, false, "warp",
+                               "theoretical warps per SM"},
     [NCU_ACHIEVED_PCT] = {"sm__warps_active.avg.pct_of_peak_sustained_active", "Achieved Occupancy",
-                          NCU_KIND_PERCENT, false},
+                          NCU_KIND_PERCENT, false, NULL, "achieved occupancy"},
+};
+
+/* The figures no launch can have, refused where they are read; libocc
+   refuses the rest (registers above 255, a block above 1,024 threads). */
+typedef struct value_rule {
+    bool ruled;
+    bool whole; /* a count */
+    double min, max;
+    const char *max_why; /* after "is above MAX" */
+} value_rule;
+
+static const value_rule rules[NCU_FIELD_COUNT] = {
+    [NCU_THEORETICAL_PCT] = {true, false, 0.0, 100.0, ""},
+    [NCU_ACHIEVED_PCT] = {true, false, 0.0, 100.0, ""},
+    [NCU_DURATION] = {true, false, 0.0, INFINITY, ""},
+    [NCU_SM_COUNT] = {true, true, 1.0, NCU_MAX_SM_COUNT,
+                      ", the most occ ncu takes (4 x the largest GPU occ knows)"},
+    [NCU_CLUSTER_X] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                       ", the most blocks a cluster launch can have"},
+    [NCU_CLUSTER_Y] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                       ", the most blocks a cluster launch can have"},
+    [NCU_CLUSTER_Z] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                       ", the most blocks a cluster launch can have"},
+    [NCU_CLUSTER_SIZE] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                          ", the most blocks a cluster launch can have"},
 };
 
 const ncu_field_info *ncu_field_at(ncu_field field)
@@ -94,18 +135,24 @@ static const char *const text_columns[COL_TEXT_END] = {"ID",
 #define DETAILS_TOLERANCE 0.005
 
 struct ncu_reader {
-    csv_reader csv;
+    ncu_csv csv;
     const char *name;
     ncu_page page;
-    int columns;                                 /* fields of the header */
-    int text_col[COL_TEXT_END];                  /* -1: absent */
-    int field_col[NCU_FIELD_COUNT];              /* raw page: -1 absent */
-    char units[NCU_FIELD_COUNT][NCU_WORD_BYTES]; /* raw page: the units row */
+    int columns;                    /* fields of the header */
+    int text_col[COL_TEXT_END];     /* -1: absent */
+    int field_col[NCU_FIELD_COUNT]; /* raw page: -1 absent */
+    double scale[NCU_FIELD_COUNT];  /* raw page: the units row's, to occ's unit */
+    int raw_order[NCU_FIELD_COUNT]; /* raw page: the fields present, by column */
+    int raw_count;
+    int needed_fields;       /* details page: the fields a metric row has at least */
+    long long skipped_lines; /* before the header */
     bool have_id;
     long long last_id;
     /* details page: the record that began the next launch is still in csv */
     bool pending;
     bool ended;
+    long long row_line[NCU_FIELD_COUNT]; /* details page: the launch's row of each; 0 none */
+    long long policy_line;
     char *kernel_name; /* details page: the launch's name, copied */
     size_t kernel_name_cap;
 };
@@ -115,24 +162,33 @@ ncu_page ncu_reader_page(const ncu_reader *r)
     return r->page;
 }
 
+long long ncu_reader_skipped_lines(const ncu_reader *r)
+{
+    return r->skipped_lines;
+}
+
 void ncu_reader_free(ncu_reader *r)
 {
     if (r != NULL) {
-        csv_free(&r->csv);
+        ncu_csv_free(&r->csv);
         free(r->kernel_name);
         free(r);
     }
+}
+
+static const char *field_text(ncu_reader *r, int col)
+{
+    return ncu_csv_field(&r->csv, col);
 }
 
 /* True, with one line in err, when the CSV reader stopped or the record is
    not CSV as Nsight writes it. */
 static bool csv_failed(ncu_reader *r, csv_status st, cli_error *err)
 {
-    const csv_reader *c = &r->csv;
+    const ncu_csv *c = &r->csv;
     switch (st) {
     case CSV_READ_ERROR:
-        return !cli_error_set(err, EXIT_DATA, "%s: line %lld: read error: %s", r->name, c->line,
-                              strerror(errno));
+        return !cli_error_set(err, EXIT_DATA, "%s: line %lld: %s", r->name, c->next_line, c->error);
     case CSV_RUNAWAY:
         return !cli_error_set(err, EXIT_DATA,
                               "%s: line %lld: %zu bytes without a line end: not a CSV text file",
@@ -173,27 +229,112 @@ static bool csv_failed(ncu_reader *r, csv_status st, cli_error *err)
 static csv_status next_record(ncu_reader *r)
 {
     for (;;) {
-        csv_status st = csv_next(&r->csv);
-        if (st != CSV_RECORD || r->csv.field_count < 1 || strncmp(r->csv.fields[0], "==", 2) != 0) {
+        csv_status st = ncu_csv_next(&r->csv);
+        const char *first = st == CSV_RECORD ? field_text(r, 0) : "";
+        if (first[0] != '=' || first[1] != '=') {
             return st;
         }
     }
 }
 
-static int find_column(const csv_reader *c, const char *name)
+static int find_column(ncu_reader *r, const char *name)
 {
-    for (int i = 0; i < c->field_count; i++) {
-        if (strcmp(c->fields[i], name) == 0) {
+    for (int i = 0; i < r->csv.field_count && i < r->csv.max_fields; i++) {
+        if (strcmp(field_text(r, i), name) == 0) {
             return i;
         }
     }
     return -1;
 }
 
+/* Whether the field [p, e) of a line, quoted or not, is `name`. */
+static bool field_is(const char *p, const char *e, const char *name)
+{
+    while (p < e && (*p == ' ' || *p == '\t')) {
+        p++;
+    }
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) {
+        e--;
+    }
+    if (e - p >= 2 && *p == '"' && e[-1] == '"') {
+        p++;
+        e--;
+    }
+    size_t len = strlen(name);
+    return (size_t)(e - p) == len && memcmp(p, name, len) == 0;
+}
+
+/* A line that is an Nsight Compute header, of either page: among its
+   fields "ID" and "Kernel Name" (a header's names hold no comma or quote,
+   so a quote in the line only has to be stepped over). */
+static bool is_header_line(const char *line, size_t len)
+{
+    bool id = false;
+    bool kernel = false;
+    const char *end = line + len;
+    const char *p = line;
+    while (p <= end && !(id && kernel)) {
+        const char *q = p;
+        bool quoted = false;
+        while (q < end && (quoted || *q != ',')) {
+            quoted ^= *q == '"';
+            q++;
+        }
+        id = id || field_is(p, q, "ID");
+        kernel = kernel || field_is(p, q, "Kernel Name");
+        p = q + 1;
+    }
+    return id && kernel;
+}
+
+/* The lines before the header, skipped: they are not part of the export. */
+static bool skip_to_header(ncu_reader *r, cli_error *err)
+{
+    ncu_csv *c = &r->csv;
+    long long lines;
+    long long bytes;
+    ncu_csv_skip got = ncu_csv_skip_lines(c, is_header_line, NCU_MAX_SKIPPED_LINES,
+                                          NCU_MAX_SKIPPED_BYTES, &lines, &bytes);
+    r->skipped_lines = lines;
+    char a[32];
+    char b[32];
+    switch (got) {
+    case NCU_CSV_SKIP_FOUND: return true;
+    case NCU_CSV_SKIP_END:
+        if (lines == 0) {
+            return cli_error_set(err, EXIT_DATA,
+                                 "%s: line %lld: the file is empty; expected an Nsight Compute "
+                                 "export (ncu --csv --page raw or --page details)",
+                                 r->name, c->line);
+        }
+        return cli_error_set(err, EXIT_DATA,
+                             "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
+                             "columns) in the file's %s line%s: not an Nsight Compute export",
+                             r->name, lines, cli_group_digits(lines, a, sizeof a),
+                             lines == 1 ? "" : "s");
+    case NCU_CSV_SKIP_LIMIT:
+        return cli_error_set(err, EXIT_DATA,
+                             "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
+                             "columns) in the first %s lines and %s bytes, the most occ ncu skips "
+                             "before one: not an Nsight Compute export",
+                             r->name, c->line, cli_group_digits(lines, a, sizeof a),
+                             cli_group_digits(bytes, b, sizeof b));
+    case NCU_CSV_SKIP_NUL:
+        return cli_error_set(err, EXIT_DATA, "%s: line %lld: a NUL byte: not a CSV text file",
+                             r->name, c->line);
+    case NCU_CSV_SKIP_READ_ERROR:
+    default:
+        return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s", r->name, c->next_line, c->error);
+    }
+}
+
 /* The header: which page, where the columns are. */
 static bool read_header(ncu_reader *r, cli_error *err)
 {
-    csv_reader *c = &r->csv;
+    ncu_csv *c = &r->csv;
+    if (!skip_to_header(r, err)) {
+        return false;
+    }
     csv_status st = next_record(r);
     if (st == CSV_END) {
         return cli_error_set(err, EXIT_DATA,
@@ -206,14 +347,14 @@ static bool read_header(ncu_reader *r, cli_error *err)
     }
     r->columns = c->field_count;
     for (int t = 0; t < COL_TEXT_END; t++) {
-        r->text_col[t] = find_column(c, text_columns[t]);
+        r->text_col[t] = find_column(r, text_columns[t]);
     }
     if (r->text_col[COL_ID] < 0 || r->text_col[COL_KERNEL] < 0) {
         char shown[64];
         return cli_error_set(err, EXIT_DATA,
                              "%s: line %lld: not an Nsight Compute export: the header ('%s', "
                              "...) has no 'ID' and 'Kernel Name' columns",
-                             r->name, c->line, cli_visible(c->fields[0], shown, sizeof shown));
+                             r->name, c->line, cli_visible(field_text(r, 0), shown, sizeof shown));
     }
     bool details = r->text_col[COL_METRIC] >= 0 && r->text_col[COL_VALUE] >= 0;
     r->page = details ? NCU_PAGE_DETAILS : NCU_PAGE_RAW;
@@ -223,16 +364,32 @@ static bool read_header(ncu_reader *r, cli_error *err)
                                  "%s: line %lld: the details page has no 'Metric Unit' column",
                                  r->name, c->line);
         }
+        /* a metric's row may end after its value: the rule columns (Rule
+           Name ... Estimated Speedup) only rules' rows fill */
+        for (int t = 0; t < COL_TEXT_END; t++) {
+            if (r->text_col[t] >= r->needed_fields) {
+                r->needed_fields = r->text_col[t] + 1;
+            }
+        }
         return true;
     }
     for (int f = 0; f < NCU_FIELD_COUNT; f++) {
-        r->field_col[f] = find_column(c, fields[f].raw_column);
+        r->field_col[f] = find_column(r, fields[f].raw_column);
         if (r->field_col[f] < 0 && fields[f].required) {
             return cli_error_set(err, EXIT_DATA,
                                  "%s: line %lld: column '%s' is missing: occ ncu reads ncu --csv "
                                  "--page raw (or --page details) of --section LaunchStats "
                                  "--section Occupancy",
                                  r->name, c->line, fields[f].raw_column);
+        }
+        if (r->field_col[f] >= 0) {
+            /* in column order: the reader finds a row's fields left to right */
+            int at = r->raw_count++;
+            while (at > 0 && r->field_col[r->raw_order[at - 1]] > r->field_col[f]) {
+                r->raw_order[at] = r->raw_order[at - 1];
+                at--;
+            }
+            r->raw_order[at] = f;
         }
     }
     return true;
@@ -241,7 +398,7 @@ static bool read_header(ncu_reader *r, cli_error *err)
 /* The raw page's units row, right under the header: its ID is empty. */
 static bool read_units(ncu_reader *r, cli_error *err)
 {
-    csv_reader *c = &r->csv;
+    ncu_csv *c = &r->csv;
     csv_status st = next_record(r);
     if (st == CSV_END) {
         return cli_error_set(err, EXIT_DATA,
@@ -251,7 +408,7 @@ static bool read_units(ncu_reader *r, cli_error *err)
     if (csv_failed(r, st, err)) {
         return false;
     }
-    if (c->field_count != r->columns || c->fields[r->text_col[COL_ID]][0] != '\0') {
+    if (c->field_count != r->columns || field_text(r, r->text_col[COL_ID])[0] != '\0') {
         return cli_error_set(err, EXIT_DATA,
                              "%s: line %lld: expected the units row of the raw page (an empty "
                              "ID and %d fields) under the header",
@@ -261,13 +418,10 @@ static bool read_units(ncu_reader *r, cli_error *err)
         if (r->field_col[f] < 0) {
             continue;
         }
-        const char *unit = c->fields[r->field_col[f]];
-        ncu_number probe = {true, 1.0, 0.0};
-        if (!ncu_apply_unit(fields[f].kind, unit, &probe, err)) {
+        if (!ncu_unit_scale(&fields[f], field_text(r, r->field_col[f]), &r->scale[f], err)) {
             return cli_error_prefix(err, "%s: line %lld: column '%s': ", r->name, c->line,
                                     fields[f].raw_column);
         }
-        snprintf(r->units[f], sizeof r->units[f], "%s", unit);
     }
     return true;
 }
@@ -275,10 +429,7 @@ static bool read_units(ncu_reader *r, cli_error *err)
 ncu_reader *ncu_reader_open(FILE *in, const char *name, cli_error *err)
 {
     ncu_reader *r = calloc(1, sizeof *r);
-    if (r == NULL || !csv_init_sized(&r->csv, in, NCU_MAX_RECORD_BYTES, NCU_MAX_FIELDS)) {
-        if (r != NULL) {
-            csv_free(&r->csv);
-        }
+    if (r == NULL || !ncu_csv_init(&r->csv, in, NCU_MAX_RECORD_BYTES, NCU_MAX_FIELDS)) {
         free(r);
         cli_error_set(err, EXIT_DATA, "%s: out of memory", name);
         return NULL;
@@ -291,12 +442,29 @@ ncu_reader *ncu_reader_open(FILE *in, const char *name, cli_error *err)
     return r;
 }
 
+/* A whole number of at most 10 digits at *p, moving p past it: -1 when
+   there is none or it is above 2^31 - 1. */
+static long long small_whole(const char **p)
+{
+    const char *s = *p;
+    long long v = 0;
+    int digits = 0;
+    while (*s >= '0' && *s <= '9' && digits < 11) {
+        v = v * 10 + (*s++ - '0');
+        digits++;
+    }
+    if (digits == 0 || digits > 10 || v > 2147483647LL) {
+        return -1;
+    }
+    *p = s;
+    return v;
+}
+
 /* "(256, 1, 1)" into dims; 0s when the text is not that. */
 static void parse_dims(const char *text, int dims[3])
 {
     dims[0] = dims[1] = dims[2] = 0;
-    long v[3];
-    char *end;
+    long long v[3];
     const char *p = text;
     if (*p++ != '(') {
         return;
@@ -304,18 +472,14 @@ static void parse_dims(const char *text, int dims[3])
     for (int i = 0; i < 3; i++) {
         /* Nsight may group digits: "(1,056, 1, 1)" never happens (its
            separators are ", "), so a plain integer each */
-        v[i] = strtol(p, &end, 10);
-        if (end == p || v[i] < 0 || v[i] > 2147483647L) {
-            return;
-        }
-        p = end;
-        if (*p != (i < 2 ? ',' : ')')) {
-            return;
-        }
-        p++;
         while (*p == ' ') {
             p++;
         }
+        v[i] = small_whole(&p);
+        if (v[i] < 0 || *p != (i < 2 ? ',' : ')')) {
+            return;
+        }
+        p++;
     }
     if (*p != '\0') {
         return;
@@ -328,25 +492,25 @@ static void parse_dims(const char *text, int dims[3])
 /* "9.0" into major and minor; -1 when the text is not that. */
 static void parse_cc(const char *text, int *major, int *minor)
 {
-    char *end;
     *major = *minor = -1;
-    long a = strtol(text, &end, 10);
-    if (end == text || *end != '.' || a < 0 || a > 99) {
+    const char *p = text;
+    long long a = small_whole(&p);
+    if (a < 0 || a > 99 || *p != '.') {
         return;
     }
-    const char *p = end + 1;
-    long b = strtol(p, &end, 10);
-    if (end == p || *end != '\0' || b < 0 || b > 9) {
+    p++;
+    long long b = small_whole(&p);
+    if (b < 0 || b > 9 || *p != '\0') {
         return;
     }
     *major = (int)a;
     *minor = (int)b;
 }
 
-static const char *text_at(const ncu_reader *r, int column)
+static const char *text_at(ncu_reader *r, int column)
 {
     int col = r->text_col[column];
-    return col >= 0 && col < r->csv.field_count ? r->csv.fields[col] : "";
+    return col >= 0 ? field_text(r, col) : "";
 }
 
 /* The record's ID: a whole number above the previous launch's. */
@@ -383,29 +547,91 @@ static bool check_order(ncu_reader *r, long long id, cli_error *err)
     return true;
 }
 
-/* The launch's text columns, from the current record. */
-static void launch_texts(const ncu_reader *r, ncu_launch *l)
+/* A text field into a fixed buffer, cut where it does not fit. */
+static void copy_text(char *to, size_t cap, const char *from)
 {
-    snprintf(l->device_name, sizeof l->device_name, "%s", text_at(r, COL_DEVICE));
+    size_t len = strlen(from);
+    len = len < cap - 1 ? len : cap - 1;
+    memcpy(to, from, len);
+    to[len] = '\0';
+}
+
+/* The launch's text columns, from the current record. */
+static void launch_texts(ncu_reader *r, ncu_launch *l)
+{
+    copy_text(l->device_name, sizeof l->device_name, text_at(r, COL_DEVICE));
     parse_cc(text_at(r, COL_CC), &l->cc_major, &l->cc_minor);
     parse_dims(text_at(r, COL_BLOCK), l->block_dims);
     parse_dims(text_at(r, COL_GRID), l->grid_dims);
-    snprintf(l->cluster_policy, sizeof l->cluster_policy, "%s", text_at(r, COL_POLICY));
+    copy_text(l->cluster_policy, sizeof l->cluster_policy, text_at(r, COL_POLICY));
 }
 
-/* One value of a field: empty or "n/a" is absent; anything else must be a
-   number in a unit of the field's kind. */
-static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *text, const char *unit,
-                      const char *what, cli_error *err)
+/* "column 'launch__sm_count'" or "'# SMs'": where a value came from. */
+static const char *source_of(const ncu_reader *r, ncu_field f, char *buf, size_t cap)
+{
+    if (r->page == NCU_PAGE_RAW) {
+        snprintf(buf, cap, "column '%s'", fields[f].raw_column);
+    } else {
+        snprintf(buf, cap, "'%s'", fields[f].details_metric);
+    }
+    return buf;
+}
+
+static const char *unit_word(ncu_kind kind)
+{
+    return kind == NCU_KIND_PERCENT ? "%" : kind == NCU_KIND_TIME ? " us" : "";
+}
+
+/* A figure no launch can have: below or above its rule, or a fraction of a
+   count. */
+static bool check_rule(ncu_reader *r, ncu_field f, const ncu_number *n, cli_error *err)
+{
+    const value_rule *rule = &rules[f];
+    if (!rule->ruled) {
+        return true;
+    }
+    const char *unit = unit_word(fields[f].kind);
+    char where[96];
+    double v = n->value;
+    if (rule->whole) {
+        double rounded = floor(v + 0.5);
+        if (fabs(v - rounded) > n->tolerance + 1e-6) {
+            return cli_error_set(
+                err, EXIT_DATA, "%s: line %lld: %s: %s %.15g is not a whole number", r->name,
+                r->csv.line, source_of(r, f, where, sizeof where), fields[f].noun, v);
+        }
+        v = rounded;
+    } else if (v + n->tolerance >= rule->min && v - n->tolerance <= rule->max) {
+        return true;
+    }
+    if (v < rule->min) {
+        return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s: %s %.15g%s is below %.15g%s",
+                             r->name, r->csv.line, source_of(r, f, where, sizeof where),
+                             fields[f].noun, n->value, unit, rule->min, unit);
+    }
+    if (v > rule->max) {
+        return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s: %s %.15g%s is above %.15g%s%s",
+                             r->name, r->csv.line, source_of(r, f, where, sizeof where),
+                             fields[f].noun, n->value, unit, rule->max, unit, rule->max_why);
+    }
+    return true;
+}
+
+/* One value of a field, scaled to occ's unit: empty or "n/a" is absent;
+   anything else must be a number, and one a launch can have. */
+static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *text, double scale,
+                      cli_error *err)
 {
     char shown[64];
-    if (text[0] == '\0' || strcmp(text, "n/a") == 0) {
+    char where[96];
+    if (text[0] == '\0' || (text[0] == 'n' && strcmp(text, "n/a") == 0)) {
         return true;
     }
     ncu_number n;
     if (!ncu_parse_number(text, &n)) {
         return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s: '%s' is not a number", r->name,
-                             r->csv.line, what, cli_visible(text, shown, sizeof shown));
+                             r->csv.line, source_of(r, f, where, sizeof where),
+                             cli_visible(text, shown, sizeof shown));
     }
     /* The details page prints two decimals and drops them from whole
        numbers: "30" Kbyte is 30.00, not 30 +- 0.5 (the H200 exports: the
@@ -413,8 +639,10 @@ static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *tex
     if (r->page == NCU_PAGE_DETAILS && n.tolerance > DETAILS_TOLERANCE) {
         n.tolerance = DETAILS_TOLERANCE;
     }
-    if (!ncu_apply_unit(fields[f].kind, unit, &n, err)) {
-        return cli_error_prefix(err, "%s: line %lld: %s: ", r->name, r->csv.line, what);
+    n.value *= scale;
+    n.tolerance *= scale;
+    if (!check_rule(r, f, &n, err)) {
+        return false;
     }
     l->v[f] = n;
     return true;
@@ -438,20 +666,49 @@ static bool check_required(const ncu_reader *r, const ncu_launch *l, cli_error *
     return true;
 }
 
+/* The raw page's cluster shape: each dimension 1 or more in a cluster
+   launch, 0 in others, and the size their product. */
+static bool check_cluster_shape(const ncu_reader *r, const ncu_launch *l, cli_error *err)
+{
+    const ncu_number *dim = &l->v[NCU_CLUSTER_X];
+    if (!dim[0].present || !dim[1].present || !dim[2].present) {
+        return true; /* not exported: the size alone, as on the details page */
+    }
+    long long x = (long long)floor(dim[0].value + 0.5);
+    long long y = (long long)floor(dim[1].value + 0.5);
+    long long z = (long long)floor(dim[2].value + 0.5);
+    long long product = x * y * z;
+    bool any = x > 0 || y > 0 || z > 0;
+    if (any && product == 0) {
+        return cli_error_set(
+            err, EXIT_DATA,
+            "%s: line %lld: launch ID %lld: cluster dimensions (%lld, %lld, %lld): "
+            "a cluster launch has at least 1 block in each",
+            r->name, l->line, l->id, x, y, z);
+    }
+    if (product > OCC_CLUSTER_NON_PORTABLE_MAX) {
+        return cli_error_set(err, EXIT_DATA,
+                             "%s: line %lld: launch ID %lld: a cluster of %lld x %lld x %lld = "
+                             "%lld blocks is above %d, the most blocks a cluster launch can have",
+                             r->name, l->line, l->id, x, y, z, product,
+                             OCC_CLUSTER_NON_PORTABLE_MAX);
+    }
+    const ncu_number *size = &l->v[NCU_CLUSTER_SIZE];
+    if (size->present && (long long)floor(size->value + 0.5) != product) {
+        return cli_error_set(err, EXIT_DATA,
+                             "%s: line %lld: launch ID %lld: cluster size %.15g is not %lld, the "
+                             "product of the cluster dimensions (%lld, %lld, %lld)",
+                             r->name, l->line, l->id, size->value, product, x, y, z);
+    }
+    return true;
+}
+
 static bool record_shape(ncu_reader *r, csv_status st, cli_error *err)
 {
     if (csv_failed(r, st, err)) {
         return false;
     }
-    /* The details page ends a metric's row after its value: the rule
-       columns (Rule Name ... Estimated Speedup) only rules' rows fill. */
-    int needed = r->columns;
-    if (r->page == NCU_PAGE_DETAILS) {
-        needed = 0;
-        for (int t = 0; t < COL_TEXT_END; t++) {
-            needed = r->text_col[t] >= needed ? r->text_col[t] + 1 : needed;
-        }
-    }
+    int needed = r->page == NCU_PAGE_DETAILS ? r->needed_fields : r->columns;
     if (r->csv.field_count < needed || r->csv.field_count > r->columns) {
         return cli_error_set(err, EXIT_DATA,
                              "%s: line %lld: %d fields; the header has %d (the file is cut short "
@@ -473,18 +730,13 @@ static int next_raw(ncu_reader *r, ncu_launch *l, cli_error *err)
     l->line = r->csv.line;
     l->name = text_at(r, COL_KERNEL);
     launch_texts(r, l);
-    for (int f = 0; f < NCU_FIELD_COUNT; f++) {
-        if (r->field_col[f] < 0) {
-            continue;
-        }
-        char what[96];
-        snprintf(what, sizeof what, "column '%s'", fields[f].raw_column);
-        if (!set_value(r, l, (ncu_field)f, r->csv.fields[r->field_col[f]], r->units[f], what,
-                       err)) {
+    for (int i = 0; i < r->raw_count; i++) {
+        int f = r->raw_order[i];
+        if (!set_value(r, l, (ncu_field)f, field_text(r, r->field_col[f]), r->scale[f], err)) {
             return -1;
         }
     }
-    return check_required(r, l, err) ? 1 : -1;
+    return check_required(r, l, err) && check_cluster_shape(r, l, err) ? 1 : -1;
 }
 
 /* Starts a details-page launch from the current record. */
@@ -495,6 +747,8 @@ static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, cli
     }
     l->id = id;
     l->line = r->csv.line;
+    memset(r->row_line, 0, sizeof r->row_line);
+    r->policy_line = 0;
     const char *name = text_at(r, COL_KERNEL);
     size_t len = strlen(name) + 1;
     if (len > r->kernel_name_cap) {
@@ -511,6 +765,17 @@ static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, cli
     return true;
 }
 
+/* A metric the launch has had a row of already: refused, since occ could
+   not tell which of two values Nsight meant. */
+static bool second_row(const ncu_reader *r, const ncu_launch *l, const char *metric,
+                       long long first, cli_error *err)
+{
+    return cli_error_set(err, EXIT_DATA,
+                         "%s: line %lld: launch ID %lld: a second '%s' row (the first is line "
+                         "%lld): Nsight Compute writes each metric once per launch",
+                         r->name, r->csv.line, l->id, metric, first);
+}
+
 /* One details-page row of the current launch. */
 static bool details_row(ncu_reader *r, ncu_launch *l, cli_error *err)
 {
@@ -519,18 +784,26 @@ static bool details_row(ncu_reader *r, ncu_launch *l, cli_error *err)
         return true; /* a rule's result, not a metric */
     }
     if (strcmp(metric, DETAILS_POLICY_METRIC) == 0) {
-        snprintf(l->cluster_policy, sizeof l->cluster_policy, "%s", text_at(r, COL_VALUE));
+        if (r->policy_line != 0) {
+            return second_row(r, l, metric, r->policy_line, err);
+        }
+        r->policy_line = r->csv.line;
+        copy_text(l->cluster_policy, sizeof l->cluster_policy, text_at(r, COL_VALUE));
         return true;
     }
     for (int f = 0; f < NCU_FIELD_COUNT; f++) {
         if (fields[f].details_metric != NULL && strcmp(metric, fields[f].details_metric) == 0) {
-            if (l->v[f].present) {
-                return true; /* the first of a name wins */
+            if (r->row_line[f] != 0) {
+                return second_row(r, l, metric, r->row_line[f], err);
             }
-            char what[96];
-            snprintf(what, sizeof what, "'%s'", fields[f].details_metric);
-            return set_value(r, l, (ncu_field)f, text_at(r, COL_VALUE), text_at(r, COL_UNIT), what,
-                             err);
+            r->row_line[f] = r->csv.line;
+            double scale;
+            char where[96];
+            if (!ncu_unit_scale(&fields[f], text_at(r, COL_UNIT), &scale, err)) {
+                return cli_error_prefix(err, "%s: line %lld: %s: ", r->name, r->csv.line,
+                                        source_of(r, (ncu_field)f, where, sizeof where));
+            }
+            return set_value(r, l, (ncu_field)f, text_at(r, COL_VALUE), scale, err);
         }
     }
     return true;

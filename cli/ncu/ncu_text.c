@@ -3,6 +3,7 @@
  * the launches where occupancy could matter with their explanations, then
  * one table row per launch.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,7 +118,7 @@ void ncu_print_text_summary(FILE *out, const ncu_summary *s)
         fprintf(out, "\n%3d. %s ID %lld: %s\n", i + 1,
                 cli_visible(s->files[r->file_index].path, path, sizeof path), r->id,
                 cli_visible(r->short_name, shown, sizeof shown));
-        char *text = ncu_explain(&r->launch, &r->check, &r->gap);
+        char *text = ncu_explain(&r->launch, &r->check, &r->gap, NULL);
         if (text == NULL) {
             fputs("     (out of memory: no explanation)\n", out);
             continue;
@@ -165,41 +166,164 @@ static const char *limiter_text(unsigned limiters, char *buf, size_t cap)
     return buf;
 }
 
+/* A table row is a few hundred thousand times the same format: it is put
+   together here, each piece as printf would print it, rather than parsed
+   from a format string for every launch. */
+typedef struct row {
+    size_t len;
+    char text[1024];
+} row;
+
+/* text in a field of `width`, to the right (or left); longer text whole. */
+static void put(row *r, const char *text, size_t len, int width, bool left)
+{
+    size_t pad = width > 0 && (size_t)width > len ? (size_t)width - len : 0;
+    if (r->len + len + pad + 1 >= sizeof r->text) {
+        len = 0; /* not reached: every piece is short */
+        pad = 0;
+    }
+    if (!left) {
+        memset(r->text + r->len, ' ', pad);
+        r->len += pad;
+    }
+    memcpy(r->text + r->len, text, len);
+    r->len += len;
+    if (left) {
+        memset(r->text + r->len, ' ', pad);
+        r->len += pad;
+    }
+}
+
+static void put_str(row *r, const char *text, int width, bool left)
+{
+    put(r, text, strlen(text), width, left);
+}
+
+/* %lld */
+static void put_int(row *r, long long value, int width)
+{
+    char buf[32];
+    int n;
+    if (value >= 0 && value < 1000000000LL) {
+        char *p = buf + sizeof buf;
+        long long v = value;
+        n = 0;
+        do {
+            *--p = (char)('0' + v % 10);
+            v /= 10;
+            n++;
+        } while (v > 0);
+        put(r, p, (size_t)n, width, false);
+        return;
+    }
+    n = snprintf(buf, sizeof buf, "%lld", value);
+    put(r, buf, n > 0 ? (size_t)n : 0, width, false);
+}
+
+/* "1,234,567", as cli_group_digits */
+static void put_grouped(row *r, long long value, int width)
+{
+    char buf[40];
+    if (value < 0) {
+        put_str(r, cli_group_digits(value, buf, sizeof buf), width, false);
+        return;
+    }
+    char *p = buf + sizeof buf;
+    int n = 0;
+    int digits = 0;
+    do {
+        if (digits > 0 && digits % 3 == 0) {
+            *--p = ',';
+            n++;
+        }
+        *--p = (char)('0' + value % 10);
+        value /= 10;
+        digits++;
+        n++;
+    } while (value > 0);
+    put(r, p, (size_t)n, width, false);
+}
+
+/* "%.2f" (and a suffix): printf rounds the exact binary value; away from a
+   tie the product by 100 rounds the same way, and near one printf does it. */
+static void put_fixed2(row *r, double value, const char *suffix, int width)
+{
+    char buf[64];
+    int n;
+    double y = value * 100.0;
+    double whole = floor(y);
+    if (value >= 0.0 && value < 1e9 && fabs(y - whole - 0.5) > 1e-4) {
+        long long v = (long long)whole + (y - whole > 0.5);
+        char *p = buf + 40;
+        char *e = p;
+        *--p = (char)('0' + v % 10);
+        *--p = (char)('0' + v / 10 % 10);
+        *--p = '.';
+        v /= 100;
+        do {
+            *--p = (char)('0' + v % 10);
+            v /= 10;
+        } while (v > 0);
+        size_t slen = strlen(suffix);
+        memcpy(e, suffix, slen);
+        put(r, p, (size_t)(e - p) + slen, width, false);
+        return;
+    }
+    n = snprintf(buf, sizeof buf, "%.2f%s", value, suffix);
+    put(r, buf, n > 0 ? (size_t)n : 0, width, false);
+}
+
 void ncu_print_text_row(FILE *out, const ncu_launch *l, const ncu_check *c, const ncu_gap *g)
 {
     (void)g;
-    char grid[32];
-    char smem[32];
-    char cfg[32];
-    char achieved[16];
-    char waves[16];
     char limiter[64];
-    char time[32];
     char name[TABLE_NAME_BYTES];
     char shown[4 * TABLE_NAME_BYTES];
+    row r;
+    r.len = 0;
+    /* "%7lld %5d %9s %4d %10s %8s %7.2f%% %7.2f%% %8s %6s %-22s %9s  %-5s %s\n" */
+    put_int(&r, l->id, 7);
+    put(&r, " ", 1, 0, false);
+    put_int(&r, c->result.threads_per_block, 5);
+    put(&r, " ", 1, 0, false);
+    put_grouped(&r, (long long)(l->v[NCU_GRID_SIZE].value + 0.5), 9);
+    put(&r, " ", 1, 0, false);
+    put_int(&r, c->kernel.regs_per_thread, 4);
+    put(&r, " ", 1, 0, false);
+    put_grouped(&r, (long long)c->kernel.static_smem_bytes + c->kernel.dyn_smem_bytes, 10);
+    put(&r, " ", 1, 0, false);
+    put_grouped(&r, c->smem_config_bytes, 8);
+    put(&r, " ", 1, 0, false);
+    put_fixed2(&r, c->ncu_theoretical * 100.0, "%", 8);
+    put(&r, " ", 1, 0, false);
+    put_fixed2(&r, c->theoretical * 100.0, "%", 8);
+    put(&r, " ", 1, 0, false);
     if (c->has_achieved) {
-        snprintf(achieved, sizeof achieved, "%.2f%%", c->achieved * 100.0);
+        put_fixed2(&r, c->achieved * 100.0, "%", 8);
     } else {
-        snprintf(achieved, sizeof achieved, "-");
+        put(&r, "-", 1, 8, false);
     }
+    put(&r, " ", 1, 0, false);
     if (c->waves >= 0) {
-        snprintf(waves, sizeof waves, "%.2f", c->waves);
+        put_fixed2(&r, c->waves, "", 6);
     } else {
-        snprintf(waves, sizeof waves, "-");
+        put(&r, "-", 1, 6, false);
     }
-    char agree[16];
-    snprintf(agree, sizeof agree, "%s", c->mismatches == 0 ? "yes" : "NO");
-    fprintf(out, "%7lld %5d %9s %4d %10s %8s %7.2f%% %7.2f%% %8s %6s %-22s %9s  %-5s %s\n", l->id,
-            c->result.threads_per_block,
-            cli_group_digits((long long)(l->v[NCU_GRID_SIZE].value + 0.5), grid, sizeof grid),
-            c->kernel.regs_per_thread,
-            cli_group_digits((long long)c->kernel.static_smem_bytes + c->kernel.dyn_smem_bytes,
-                             smem, sizeof smem),
-            cli_group_digits(c->smem_config_bytes, cfg, sizeof cfg), c->ncu_theoretical * 100.0,
-            c->theoretical * 100.0, achieved, waves,
-            limiter_text(c->result.limiters, limiter, sizeof limiter),
-            duration_text(l, time, sizeof time), agree,
-            cli_visible(ncu_short_name(l->name, name, sizeof name), shown, sizeof shown));
+    put(&r, " ", 1, 0, false);
+    put_str(&r, limiter_text(c->result.limiters, limiter, sizeof limiter), 22, true);
+    put(&r, " ", 1, 0, false);
+    if (l->v[NCU_DURATION].present) {
+        put_fixed2(&r, l->v[NCU_DURATION].value, "", 9);
+    } else {
+        put(&r, "-", 1, 9, false);
+    }
+    put(&r, "  ", 2, 0, false);
+    put_str(&r, c->mismatches == 0 ? "yes" : "NO", 5, true);
+    put(&r, " ", 1, 0, false);
+    put_str(&r, cli_visible(ncu_short_name(l->name, name, sizeof name), shown, sizeof shown), 0,
+            false);
+    put(&r, "\n", 1, 0, false);
+    fwrite(r.text, 1, r.len, out);
     if (c->mismatches != 0) {
         fputs("        mismatches:", out);
         for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
