@@ -398,6 +398,10 @@ static void records_refused(void **state)
          "# occ-trace 1\nK\t0\t1\t7\t1\t9000\t3000\t1\t1\t1\t32\t1\t1\t16\t0\t0\t0\t8192\t0\t-1\t"
          "0\t0\t0\t0\t0\t0\t0\tk\nE\t1\t0\n",
          OCC_ERR_BAD_FORMAT, "ends before it starts"},
+        {"PR-9.5",
+         "# occ-trace 1\nK\t0\t1\t7\t1\t1000\t3000\t1\t1\t1\t32\t1\t1\t16\t0\t0\t0\t8192\t0\t150\t"
+         "0\t0\t0\t0\t0\t0\t0\tk\nE\t1\t0\n",
+         OCC_ERR_BAD_FORMAT, "'150' is not a whole number in -1..100"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *db = temp_path("cut.sqlite");

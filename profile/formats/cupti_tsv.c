@@ -169,7 +169,10 @@ static occ_status read_cupti(const char *path, const cupti_sink *sink, long long
             long long v[K_NAME];
             for (int i = 1; i < K_NAME; i++) {
                 long long lo = i == K_CARVEOUT ? -1 : 0;
-                long long hi = i == K_START || i == K_END ? INT64_MAX : INT32_MAX;
+                /* a carveout is a percentage (cudaFuncAttributePreferredSharedMemoryCarveout) */
+                long long hi = i == K_START || i == K_END ? INT64_MAX
+                               : i == K_CARVEOUT          ? 100
+                                                          : INT32_MAX;
                 if (!number(fields[i], lo, hi, &v[i])) {
                     st = prof_error(err, OCC_ERR_BAD_FORMAT, path, 0, number_of_line,
                                     "line %lld: field %d '%.30s' is not a whole number in "
@@ -209,7 +212,7 @@ static occ_status read_cupti(const char *path, const cupti_sink *sink, long long
             l.local_bytes_per_thread = (int)v[K_LOCAL];
             l.smem_executed_bytes = (int)v[K_EXECUTED];
             l.cache_preference = (int)(v[K_CACHE] & 0xF);
-            l.carveout_percent = v[K_CARVEOUT] <= 100 ? (int)v[K_CARVEOUT] : -1;
+            l.carveout_percent = (int)v[K_CARVEOUT];
             l.duration_us = (double)(v[K_END] - v[K_START]) / 1000.0;
             st = prof_launch_check(&l, path, 0, number_of_line, "line", err);
             if (st == OCC_OK) {
