@@ -39,38 +39,31 @@ bool ncu_parse_number(const char *text, ncu_number *out)
     if (*p == '-' || *p == '+') {
         p++;
     }
-    unsigned long long mantissa = 0;
-    int mantissa_digits = 0; /* from the first non-zero digit */
+    unsigned long long mantissa = 0; /* every digit; exact up to 19 of them */
     int integer_digits = 0;
     int decimals = 0;
-    /* digits, with thousands separators only between groups of three after
-       a first group of one to three ("1,024", "1,234,567"; not "3,2") */
-    int group = 0;
-    bool grouped = false;
-    for (;; p++) {
-        if (is_digit(*p)) {
-            integer_digits++;
-            group++;
-            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
-            mantissa_digits += mantissa_digits > 0 || *p != '0';
-        } else if (*p == ',' && integer_digits > 0 && (grouped ? group == 3 : group <= 3) &&
-                   is_digit(p[1])) {
-            grouped = true;
-            group = 0;
-        } else {
-            break;
-        }
+    while (is_digit(*p)) {
+        mantissa = mantissa * 10 + (unsigned long long)(*p++ - '0');
+        integer_digits++;
     }
-    if (grouped && group != 3) {
-        return false;
+    /* thousands separators only between groups of three after a first group
+       of one to three ("1,024", "1,234,567"; not "3,2", "1,0245" or ",123") */
+    if (*p == ',' && integer_digits >= 1 && integer_digits <= 3) {
+        while (*p == ',') {
+            if (!is_digit(p[1]) || !is_digit(p[2]) || !is_digit(p[3]) || is_digit(p[4])) {
+                return false;
+            }
+            mantissa = mantissa * 1000 +
+                       (unsigned long long)((p[1] - '0') * 100 + (p[2] - '0') * 10 + (p[3] - '0'));
+            integer_digits += 3;
+            p += 4;
+        }
     }
     if (*p == '.') {
         p++;
         while (is_digit(*p)) {
+            mantissa = mantissa * 10 + (unsigned long long)(*p++ - '0');
             decimals++;
-            mantissa = mantissa * 10 + (unsigned long long)(*p - '0');
-            mantissa_digits += mantissa_digits > 0 || *p != '0';
-            p++;
         }
     }
     if (integer_digits + decimals == 0) {
@@ -101,8 +94,9 @@ bool ncu_parse_number(const char *text, ncu_number *out)
         return false;
     }
     long shift = exponent - decimals; /* value = mantissa x 10^shift */
-    if (mantissa_digits <= 15 && shift > -EXACT_POWERS && shift < EXACT_POWERS) {
-        /* below 10^15 < 2^53: exact, and one rounding like strtod's */
+    if (integer_digits + decimals <= 19 && mantissa < (1ULL << 53) && shift > -EXACT_POWERS &&
+        shift < EXACT_POWERS) {
+        /* below 2^53: exact, and one rounding like strtod's */
         double m = (double)mantissa;
         out->value = shift >= 0 ? m * exact_powers[shift] : m / exact_powers[-shift];
         if (negative) {

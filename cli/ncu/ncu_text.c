@@ -154,15 +154,22 @@ static const char *limiter_text(unsigned limiters, char *buf, size_t cap)
 {
     const occ_limiter order[] = {OCC_LIMITER_WARPS, OCC_LIMITER_BLOCKS, OCC_LIMITER_REGISTERS,
                                  OCC_LIMITER_SHARED_MEM, OCC_LIMITER_BARRIERS};
-    buf[0] = '\0';
     size_t len = 0;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-        if ((limiters & (unsigned)order[i]) != 0 && len < cap) {
-            int n = snprintf(buf + len, cap - len, "%s%s", len > 0 ? "+" : "",
-                             occ_limiter_name(order[i]));
-            len += n > 0 ? (size_t)n : 0;
+        if ((limiters & (unsigned)order[i]) != 0) {
+            const char *name = occ_limiter_name(order[i]);
+            size_t n = strlen(name);
+            if (len + n + 2 > cap) {
+                break;
+            }
+            if (len > 0) {
+                buf[len++] = '+';
+            }
+            memcpy(buf + len, name, n);
+            len += n;
         }
     }
+    buf[len] = '\0';
     return buf;
 }
 
@@ -182,16 +189,18 @@ static void put(row *r, const char *text, size_t len, int width, bool left)
         len = 0; /* not reached: every piece is short */
         pad = 0;
     }
-    if (!left) {
-        memset(r->text + r->len, ' ', pad);
-        r->len += pad;
+    /* by hand: the pieces are a few bytes, shorter than a call to memcpy */
+    char *to = r->text + r->len;
+    for (size_t i = 0; !left && i < pad; i++) {
+        *to++ = ' ';
     }
-    memcpy(r->text + r->len, text, len);
-    r->len += len;
-    if (left) {
-        memset(r->text + r->len, ' ', pad);
-        r->len += pad;
+    for (size_t i = 0; i < len; i++) {
+        *to++ = text[i];
     }
+    for (size_t i = 0; left && i < pad; i++) {
+        *to++ = ' ';
+    }
+    r->len = (size_t)(to - r->text);
 }
 
 static void put_str(row *r, const char *text, int width, bool left)
