@@ -32,8 +32,8 @@ static void fuzz_profile_remove(void)
     static const char *const beside[] = {"", "-wal", "-shm", "-journal"};
     for (int i = 0; i < 2; i++) {
         for (int j = 0; j < 4 && fuzz_profile_paths[i][0]; j++) {
-            char path[600];
-            snprintf(path, sizeof path, "%s%s", fuzz_profile_paths[i], beside[j]);
+            char path[sizeof fuzz_profile_paths[i] + 16];
+            snprintf(path, sizeof path, "%.511s%.8s", fuzz_profile_paths[i], beside[j]);
             remove(path);
         }
     }

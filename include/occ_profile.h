@@ -251,6 +251,230 @@ size_t occ_profile_rank(const occ_profile_result *result, size_t *indices, size_
 occ_status occ_profile_convert_cupti(const char *records_path, const char *sqlite_path,
                                      long long *launches, occ_profile_error *err);
 
+/*
+ * Nsight Compute exports (`ncu --csv --page raw` or `--page details`, plain
+ * or gzip), read launch by launch in bounded memory, each launch computed
+ * with libocc and compared with Nsight's own figures (`occ ncu`;
+ * docs/ncu.md). Errors are one line, "PATH: line N: ...", with status
+ * OCC_ERR_BAD_FORMAT (OCC_ERR_IO: cannot open; OCC_ERR_OUT_OF_MEMORY).
+ */
+
+/* The longest record read: a raw page row holds every metric of a launch
+   and its kernel's demangled name (a --set full export is a few times the
+   H200 exports' 10,596 bytes). */
+#define OCC_PROFILE_NCU_MAX_RECORD_BYTES (1 << 20)
+/* The most columns read: the raw page of --set full has about 2,000. */
+#define OCC_PROFILE_NCU_MAX_FIELDS 65536
+/* What may precede the header and is skipped (the application's output and
+   ncu's ==PROF== lines); a file with no header in this much is refused. */
+#define OCC_PROFILE_NCU_MAX_SKIPPED_LINES 1000000LL
+#define OCC_PROFILE_NCU_MAX_SKIPPED_BYTES (64LL << 20)
+/* The most SMs an export may claim: four times the largest GPU in occ's
+   database, so that the next generations read while 0, -1 or 10^9 do not. */
+#define OCC_PROFILE_NCU_MAX_SM_COUNT 1024
+
+/* Which page of `ncu --csv` a file holds. */
+typedef enum occ_profile_ncu_page {
+    OCC_PROFILE_NCU_PAGE_RAW = 0,    /* one row per launch, a units row under the header */
+    OCC_PROFILE_NCU_PAGE_DETAILS = 1 /* one row per metric per launch */
+} occ_profile_ncu_page;
+
+/* The numbers read from a launch (occ_profile_ncu_launch.v). */
+typedef enum occ_profile_ncu_field {
+    OCC_PROFILE_NCU_BLOCK_SIZE,
+    OCC_PROFILE_NCU_GRID_SIZE,
+    OCC_PROFILE_NCU_REGS,
+    OCC_PROFILE_NCU_STATIC_SMEM,
+    OCC_PROFILE_NCU_DYN_SMEM,
+    OCC_PROFILE_NCU_DRIVER_SMEM,
+    OCC_PROFILE_NCU_SMEM_CONFIG,
+    OCC_PROFILE_NCU_BARRIERS,
+    OCC_PROFILE_NCU_CLUSTER_X,
+    OCC_PROFILE_NCU_CLUSTER_Y,
+    OCC_PROFILE_NCU_CLUSTER_Z,
+    OCC_PROFILE_NCU_CLUSTER_SIZE,
+    OCC_PROFILE_NCU_MAX_ACTIVE_CLUSTERS,
+    OCC_PROFILE_NCU_SM_COUNT,
+    OCC_PROFILE_NCU_WAVES,
+    OCC_PROFILE_NCU_DURATION,
+    OCC_PROFILE_NCU_LIMIT_WARPS,
+    OCC_PROFILE_NCU_LIMIT_BLOCKS,
+    OCC_PROFILE_NCU_LIMIT_REGISTERS,
+    OCC_PROFILE_NCU_LIMIT_SHARED_MEM,
+    OCC_PROFILE_NCU_LIMIT_BARRIERS,
+    OCC_PROFILE_NCU_THEORETICAL_PCT,
+    OCC_PROFILE_NCU_THEORETICAL_WARPS,
+    OCC_PROFILE_NCU_ACHIEVED_PCT,
+    OCC_PROFILE_NCU_FIELD_COUNT
+} occ_profile_ncu_field;
+
+/* A number from an export in occ's unit (bytes, microseconds, percent,
+   counts), with half a unit of its last printed digit: the true value lies
+   within value +- tolerance. */
+typedef struct occ_profile_ncu_number {
+    bool present;
+    double value;
+    double tolerance;
+} occ_profile_ncu_number;
+
+/* Parses an Nsight number: "1,024", "32.768000", "-3", "1.5e3", and the raw
+   page's "167.94 (0: 167.94)" (the value before the parenthesis). False for
+   anything else ("n/a", "", "3,2"). */
+bool occ_profile_ncu_parse_number(const char *text, occ_profile_ncu_number *out);
+
+#define OCC_PROFILE_NCU_DEVICE_NAME_BYTES 96
+#define OCC_PROFILE_NCU_WORD_BYTES 32
+
+/* One profiled launch, as the export gives it. */
+typedef struct occ_profile_ncu_launch {
+    long long id;     /* the export's ID column */
+    long long line;   /* the line of its record (raw), or its first row (details) */
+    const char *name; /* the kernel's name, owned by the reader: valid until the next
+                         occ_profile_ncu_next or occ_profile_ncu_free */
+    char device_name[OCC_PROFILE_NCU_DEVICE_NAME_BYTES]; /* "" where not exported */
+    int cc_major, cc_minor;                              /* -1 where not exported */
+    int block_dims[3]; /* from "(256, 1, 1)"; 0 where not exported */
+    int grid_dims[3];
+    char cluster_policy[OCC_PROFILE_NCU_WORD_BYTES]; /* "PolicySpread"; "" where not exported */
+    occ_profile_ncu_number v[OCC_PROFILE_NCU_FIELD_COUNT];
+} occ_profile_ncu_launch;
+
+/* Reads launches from one export, streaming, in bounded memory. */
+typedef struct occ_profile_ncu_reader occ_profile_ncu_reader;
+
+/* Opens the export at `path` (gzip is read as it is) and reads its header
+   (and the raw page's units row); lines before the header that are not one
+   are skipped, up to the limits above. */
+occ_status occ_profile_ncu_open(const char *path, occ_profile_ncu_reader **out,
+                                occ_profile_error *err);
+
+/* The same from a stream the caller opened and closes after
+   occ_profile_ncu_free (stdin, a pipe); `name` names it in messages and
+   must outlive the reader. Declared where <stdio.h> was included first. */
+#ifdef EOF
+occ_status occ_profile_ncu_open_stream(FILE *in, const char *name, occ_profile_ncu_reader **out,
+                                       occ_profile_error *err);
+#endif
+
+/* The next launch: OCC_OK with *out filled and *done false, or OCC_OK with
+ *done true after the last; a bad record fails with its line. */
+occ_status occ_profile_ncu_next(occ_profile_ncu_reader *r, occ_profile_ncu_launch *out, bool *done,
+                                occ_profile_error *err);
+
+/* The page the export holds, and the lines skipped before its header. */
+occ_profile_ncu_page occ_profile_ncu_page_of(const occ_profile_ncu_reader *r);
+long long occ_profile_ncu_skipped_lines(const occ_profile_ncu_reader *r);
+
+/* Frees the reader (and closes the file occ_profile_ncu_open opened); NULL
+   is allowed. */
+void occ_profile_ncu_free(occ_profile_ncu_reader *r);
+
+/* The Block Limit rows, in Nsight's order ("warps", "blocks", ...). */
+enum { OCC_PROFILE_NCU_LIMIT_COUNT = 5 };
+extern const char *const occ_profile_ncu_limit_names[OCC_PROFILE_NCU_LIMIT_COUNT];
+
+/* What differs between libocc and Nsight (bits of occ_profile_ncu_check.mismatches). */
+typedef enum occ_profile_ncu_mismatch {
+    OCC_PROFILE_NCU_MISMATCH_THEORETICAL = 1 << 0,
+    OCC_PROFILE_NCU_MISMATCH_WARPS = 1 << 1,
+    OCC_PROFILE_NCU_MISMATCH_BLOCKS = 1 << 2,
+    OCC_PROFILE_NCU_MISMATCH_REGISTERS = 1 << 3,
+    OCC_PROFILE_NCU_MISMATCH_SHARED_MEM = 1 << 4,
+    OCC_PROFILE_NCU_MISMATCH_BARRIERS = 1 << 5,
+    OCC_PROFILE_NCU_MISMATCH_CLUSTERS = 1 << 6,
+    OCC_PROFILE_NCU_MISMATCH_WAVES = 1 << 7,
+    OCC_PROFILE_NCU_MISMATCH_SMEM_CONFIG = 1 << 8,
+    OCC_PROFILE_NCU_MISMATCH_DRIVER_SMEM = 1 << 9
+} occ_profile_ncu_mismatch;
+#define OCC_PROFILE_NCU_MISMATCH_KINDS 10
+
+/* The JSON field name of a mismatch bit ("limits.registers"). */
+const char *occ_profile_ncu_mismatch_name(unsigned bit);
+
+/* libocc's view of one launch, next to Nsight's. */
+typedef struct occ_profile_ncu_check {
+    occ_device device;
+    occ_kernel kernel; /* as libocc computed it (sizes as printed, rounded) */
+    occ_result result;
+    bool exact_inputs;                       /* every size was exported to the byte */
+    int limits[OCC_PROFILE_NCU_LIMIT_COUNT]; /* libocc's, in Nsight's convention */
+    int ncu_limits[OCC_PROFILE_NCU_LIMIT_COUNT];
+    double theoretical;     /* libocc's, 0..1 */
+    double ncu_theoretical; /* Nsight's, 0..1 */
+    bool has_achieved;
+    double achieved; /* Nsight's, 0..1 */
+    int smem_config_bytes;
+    int sm_count;      /* Nsight's SMs, else the device's; 0 unknown */
+    bool has_clusters; /* a cluster launch */
+    int cluster_size;
+    int max_active_clusters;     /* libocc's; -1: not computed */
+    bool clusters_exact;         /* libocc's count is exact, not an upper bound */
+    int ncu_max_active_clusters; /* Nsight's; -1: not exported */
+    bool barriers_inferred;      /* the export has no barrier count (details page) */
+    double waves;                /* libocc's waves per SM; < 0: not computed */
+    unsigned mismatches;         /* occ_profile_ncu_mismatch bits */
+} occ_profile_ncu_check;
+
+/* The GPU the launches are computed on: a forced one (refused where it
+   contradicts the export's device), else the export's device, looked up
+   once for each device and compute capability met. Zero it, set the forced
+   fields, and pass the same one to every check of a file. */
+typedef struct occ_profile_ncu_gpu {
+    bool forced;
+    occ_device forced_device;
+    bool forced_named;     /* a named GPU of the database (not sm_90, not a file) */
+    const char *forced_by; /* "--gpu A100": in messages; the caller's */
+    /* the last export device looked up, and the answer */
+    bool cached;
+    char cached_name[OCC_PROFILE_NCU_DEVICE_NAME_BYTES];
+    int cached_cc_major, cached_cc_minor;
+    bool cached_ok;
+    occ_device cached_device;
+    bool cached_named;
+} occ_profile_ncu_gpu;
+
+/* Computes the launch with libocc on gpu's device and compares (`file`
+   names it in messages). OCC_ERR_BAD_FORMAT when the launch cannot be
+   computed at all: an unknown GPU, a forced GPU that is not the export's,
+   values no GPU allows. */
+occ_status occ_profile_ncu_check_launch(const occ_profile_ncu_launch *l, occ_profile_ncu_gpu *gpu,
+                                        const char *file, occ_profile_ncu_check *out,
+                                        occ_profile_error *err);
+
+/* Why the achieved occupancy is below the theoretical (docs/ncu.md). */
+typedef enum occ_profile_ncu_cause {
+    OCC_PROFILE_NCU_CAUSE_NONE = 0,     /* no gap worth a word */
+    OCC_PROFILE_NCU_CAUSE_SMALL_GRID,   /* fewer blocks than one wave */
+    OCC_PROFILE_NCU_CAUSE_TAIL,         /* the last wave is partial */
+    OCC_PROFILE_NCU_CAUSE_CLUSTERS,     /* clusters leave block slots empty */
+    OCC_PROFILE_NCU_CAUSE_IN_KERNEL,    /* the rest: warps and blocks ending unevenly */
+    OCC_PROFILE_NCU_CAUSE_NOT_MEASURED, /* no achieved occupancy in the export */
+    OCC_PROFILE_NCU_CAUSE_NO_GRID       /* no SM count or no resident block: no model */
+} occ_profile_ncu_cause;
+
+const char *occ_profile_ncu_cause_name(occ_profile_ncu_cause cause); /* "tail", ... */
+
+/* The gap in points of occupancy (0..1): blocks of equal duration placed in
+   waves of wave_blocks on the SMs. */
+typedef struct occ_profile_ncu_gap {
+    occ_profile_ncu_cause cause; /* the largest part */
+    double gap;                  /* theoretical - achieved */
+    double grid_bound;           /* the occupancy the grid allows */
+    double cluster_loss;         /* block slots clusters leave empty */
+    double small_grid_loss;      /* a grid below one wave */
+    double tail_loss;            /* a partial last wave */
+    double in_kernel;            /* grid_bound - achieved (negative: above the model) */
+    long long wave_blocks;       /* blocks resident at once on the GPU */
+    long long grid_blocks;
+    long long full_waves;
+    long long last_wave_blocks; /* blocks of the last wave */
+    int active_sms;             /* SMs holding a block in the first wave */
+} occ_profile_ncu_gap;
+
+/* The gap model of one checked launch. */
+void occ_profile_ncu_gap_compute(const occ_profile_ncu_launch *l, const occ_profile_ncu_check *c,
+                                 occ_profile_ncu_gap *out);
+
 #ifdef __cplusplus
 }
 #endif

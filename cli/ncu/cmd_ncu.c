@@ -268,30 +268,34 @@ static void tally(run_state *st, int i, const ncu_launch *l, const ncu_check *c,
 static bool read_input(run_state *st, int i, cli_error *err)
 {
     input *in = &st->inputs[i];
-    ncu_reader *r = ncu_reader_open(in->f, in->path, err);
-    if (r == NULL) {
-        return false;
+    occ_profile_error perr;
+    ncu_reader *r;
+    if (occ_profile_ncu_open_stream(in->f, in->path, &r, &perr) != OCC_OK) {
+        return cli_error_set(err, EXIT_DATA, "%s", perr.message);
     }
-    st->summary.files[i].page = ncu_reader_page(r);
-    st->summary.files[i].skipped_lines = ncu_reader_skipped_lines(r);
+    st->summary.files[i].page = occ_profile_ncu_page_of(r);
+    st->summary.files[i].skipped_lines = occ_profile_ncu_skipped_lines(r);
     bool ok = true;
     for (;;) {
         ncu_launch l;
-        int got = ncu_reader_next(r, &l, err);
-        if (got <= 0) {
-            ok = got == 0;
+        bool done;
+        if (occ_profile_ncu_next(r, &l, &done, &perr) != OCC_OK) {
+            ok = cli_error_set(err, EXIT_DATA, "%s", perr.message);
+            break;
+        }
+        if (done) {
             break;
         }
         ncu_check c;
         ncu_gap g;
-        if (!ncu_check_launch(&l, &st->gpu, in->path, &c, err)) {
-            ok = false;
+        if (occ_profile_ncu_check_launch(&l, &st->gpu, in->path, &c, &perr) != OCC_OK) {
+            ok = cli_error_set(err, EXIT_DATA, "%s", perr.message);
             break;
         }
         ncu_gap_compute(&l, &c, &g);
         tally(st, i, &l, &c, &g);
     }
-    ncu_reader_free(r);
+    occ_profile_ncu_free(r);
     return ok;
 }
 

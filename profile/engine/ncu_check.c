@@ -8,9 +8,10 @@
  * Nsight's figure agrees when it lies between them.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "ncu.h"
+#include "prof_ncu.h"
 
 const char *const ncu_limit_names[NCU_LIMIT_COUNT] = {"warps", "blocks", "registers", "shared_mem",
                                                       "barriers"};
@@ -98,11 +99,10 @@ typedef struct where {
     const ncu_launch *launch;
 } where;
 
-static bool fail(const where *w, cli_error *err, const char *what, const ncu_number *n)
+static bool fail(const where *w, occ_profile_error *err, const char *what, const ncu_number *n)
 {
-    return cli_error_set(err, EXIT_DATA,
-                         "%s: line %lld: launch ID %lld: %s %.6g is not a value a launch can have",
-                         w->file, w->launch->line, w->launch->id, what, n->value);
+    return ncu_fail(err, "%s: line %lld: launch ID %lld: %s %.6g is not a value a launch can have",
+                    w->file, w->launch->line, w->launch->id, what, n->value);
 }
 
 /* The export's own device, looked up once for each name and compute
@@ -131,36 +131,36 @@ static bool export_device(ncu_gpu *g, const ncu_launch *l)
 /* --gpu (or --gpu-file) against the export's device: the same compute
    capability, and where both are named GPUs of the database, the same SM
    count (an H100 PCIe's 114 SMs are not an H200's 132). */
-static bool check_forced(ncu_gpu *g, const ncu_launch *l, const where *w, cli_error *err)
+static bool check_forced(ncu_gpu *g, const ncu_launch *l, const where *w, occ_profile_error *err)
 {
     const occ_device *f = &g->forced_device;
     char device[NCU_DEVICE_NAME_BYTES + 16];
     snprintf(device, sizeof device, "%s%s", l->device_name[0] != '\0' ? " " : "", l->device_name);
     if (l->cc_major >= 0 && (f->cc_major != l->cc_major || f->cc_minor != l->cc_minor)) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: launch ID %lld: the export's device%s is compute "
-                             "capability %d.%d, and %s (%s) is %d.%d: occ would compute another "
-                             "GPU's occupancy (leave the option out, or give the export's GPU)",
-                             w->file, l->line, l->id, device, l->cc_major, l->cc_minor,
-                             g->forced_by, f->name, f->cc_major, f->cc_minor);
+        return ncu_fail(err,
+                        "%s: line %lld: launch ID %lld: the export's device%s is compute "
+                        "capability %d.%d, and %s (%s) is %d.%d: occ would compute another "
+                        "GPU's occupancy (leave the option out, or give the export's GPU)",
+                        w->file, l->line, l->id, device, l->cc_major, l->cc_minor, g->forced_by,
+                        f->name, f->cc_major, f->cc_minor);
     }
     if (g->forced_named && l->device_name[0] != '\0' && export_device(g, l) && g->cached_named &&
         g->cached_device.sm_count > 0 && f->sm_count > 0 &&
         g->cached_device.sm_count != f->sm_count) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: launch ID %lld: the export's device%s has %d SMs, "
-                             "and %s (%s) has %d (compute capability %d.%d both): occ would "
-                             "compute another GPU's occupancy (leave the option out, or give the "
-                             "export's GPU)",
-                             w->file, l->line, l->id, device, g->cached_device.sm_count,
-                             g->forced_by, f->name, f->sm_count, f->cc_major, f->cc_minor);
+        return ncu_fail(err,
+                        "%s: line %lld: launch ID %lld: the export's device%s has %d SMs, "
+                        "and %s (%s) has %d (compute capability %d.%d both): occ would "
+                        "compute another GPU's occupancy (leave the option out, or give the "
+                        "export's GPU)",
+                        w->file, l->line, l->id, device, g->cached_device.sm_count, g->forced_by,
+                        f->name, f->sm_count, f->cc_major, f->cc_minor);
     }
     return true;
 }
 
 /* The GPU: --gpu (when it is the export's), else the export's device. */
 static bool find_device(const ncu_launch *l, ncu_gpu *g, const where *w, occ_device *out,
-                        cli_error *err)
+                        occ_profile_error *err)
 {
     if (g->forced) {
         if (!check_forced(g, l, w, err)) {
@@ -173,10 +173,10 @@ static bool find_device(const ncu_launch *l, ncu_gpu *g, const where *w, occ_dev
         *out = g->cached_device;
         return true;
     }
-    return cli_error_set(err, EXIT_DATA,
-                         "%s: line %lld: launch ID %lld: occ knows neither the GPU '%.60s' nor "
-                         "compute capability %d.%d: give --gpu",
-                         w->file, l->line, l->id, l->device_name, l->cc_major, l->cc_minor);
+    return ncu_fail(err,
+                    "%s: line %lld: launch ID %lld: occ knows neither the GPU '%.60s' nor "
+                    "compute capability %d.%d: give --gpu",
+                    w->file, l->line, l->id, l->device_name, l->cc_major, l->cc_minor);
 }
 
 /* libocc's Block Limits as Nsight shows them. Nsight caps Block Limit
@@ -378,8 +378,8 @@ static void compare(const ncu_launch *l, const occ_result *lo, const occ_result 
     }
 }
 
-bool ncu_check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, ncu_check *c,
-                      cli_error *err)
+static bool check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, ncu_check *c,
+                         occ_profile_error *err)
 {
     memset(c, 0, sizeof *c);
     const where w = {file, l};
@@ -456,8 +456,8 @@ bool ncu_check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, ncu_c
             continue;
         }
         if (occ_calc(d, &at[p], &res[p], &e) != OCC_OK) {
-            return cli_error_set(err, EXIT_DATA, "%s: line %lld: launch ID %lld: %s", file, l->line,
-                                 l->id, e.message);
+            return ncu_fail(err, "%s: line %lld: launch ID %lld: %s", file, l->line, l->id,
+                            e.message);
         }
     }
     c->kernel = at[PICK_MID];
@@ -472,4 +472,14 @@ bool ncu_check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, ncu_c
     compare(l, &res[PICK_LO], &res[PICK_HI], c);
     check_clusters(l, c);
     return true;
+}
+
+occ_status occ_profile_ncu_check_launch(const occ_profile_ncu_launch *l, occ_profile_ncu_gpu *gpu,
+                                        const char *file, occ_profile_ncu_check *out,
+                                        occ_profile_error *err)
+{
+    if (!check_launch(l, gpu, file, out, err)) {
+        return err ? err->status : OCC_ERR_BAD_FORMAT;
+    }
+    return OCC_OK;
 }

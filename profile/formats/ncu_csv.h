@@ -1,9 +1,10 @@
 /*
- * ncu_csv.h - the CSV reader of `occ ncu`: the records of csv.h (RFC 4180, the
- * same fields, flags and line numbers, tests/test_ncu.c holds the two to
- * that), read from a large buffer instead of a byte at a time, and gzip
- * inflated on the way (a stream that begins with gzip's magic bytes is
- * inflated, whatever its name).
+ * ncu_csv.h - the CSV reader under libocc-profile's Nsight Compute reader
+ * (ncu_read.c, `occ ncu`): the records of csv.h (RFC 4180, the same fields,
+ * flags and line numbers, tests/test_ncu.c holds the two to that), read
+ * from a large buffer instead of a byte at a time, and gzip inflated on the
+ * way (a stream that begins with gzip's magic bytes is inflated, whatever
+ * its name).
  *
  * Nsight Compute quotes every field and a raw page row holds about 280 of
  * them, so the reader finds a record's quotes, commas and line ends 64 bytes
@@ -15,8 +16,8 @@
  * the same answer. A regular file is read ahead by a thread, so that the
  * copying out of the page cache (and any inflating) runs on another core.
  */
-#ifndef OCC_CLI_NCU_CSV_H
-#define OCC_CLI_NCU_CSV_H
+#ifndef OCC_PROF_NCU_CSV_H
+#define OCC_PROF_NCU_CSV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -105,4 +106,4 @@ ncu_csv_skip ncu_csv_skip_lines(ncu_csv *r, bool (*wanted)(const char *line, siz
                                 long long max_lines, long long max_bytes, long long *lines,
                                 long long *bytes);
 
-#endif /* OCC_CLI_NCU_CSV_H */
+#endif /* OCC_PROF_NCU_CSV_H */

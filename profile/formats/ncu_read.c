@@ -14,13 +14,14 @@
  * (an occupancy above 100%, 0 SMs, a cluster of 17 blocks, a metric given
  * twice) are refused where they are read.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncu.h"
+#include "prof_ncu.h"
 #include "ncu_csv.h"
-#include "output.h"
 
 /* The numbers occ reads, where each page has them (docs/ncu.md lists them).
    The details page of LaunchStats and Occupancy has no barrier count, no
@@ -134,7 +135,8 @@ static const char *const text_columns[COL_TEXT_END] = {"ID",
 /* Half the last of the details page's two decimals. */
 #define DETAILS_TOLERANCE 0.005
 
-struct ncu_reader {
+struct occ_profile_ncu_reader {
+    FILE *owned; /* the file occ_profile_ncu_open opened */
     ncu_csv csv;
     const char *name;
     ncu_page page;
@@ -157,21 +159,24 @@ struct ncu_reader {
     size_t kernel_name_cap;
 };
 
-ncu_page ncu_reader_page(const ncu_reader *r)
+occ_profile_ncu_page occ_profile_ncu_page_of(const occ_profile_ncu_reader *r)
 {
     return r->page;
 }
 
-long long ncu_reader_skipped_lines(const ncu_reader *r)
+long long occ_profile_ncu_skipped_lines(const occ_profile_ncu_reader *r)
 {
     return r->skipped_lines;
 }
 
-void ncu_reader_free(ncu_reader *r)
+void occ_profile_ncu_free(occ_profile_ncu_reader *r)
 {
     if (r != NULL) {
         ncu_csv_free(&r->csv);
         free(r->kernel_name);
+        if (r->owned != NULL) {
+            fclose(r->owned);
+        }
         free(r);
     }
 }
@@ -183,42 +188,40 @@ static const char *field_text(ncu_reader *r, int col)
 
 /* True, with one line in err, when the CSV reader stopped or the record is
    not CSV as Nsight writes it. */
-static bool csv_failed(ncu_reader *r, csv_status st, cli_error *err)
+static bool csv_failed(ncu_reader *r, csv_status st, occ_profile_error *err)
 {
     const ncu_csv *c = &r->csv;
     switch (st) {
     case CSV_READ_ERROR:
-        return !cli_error_set(err, EXIT_DATA, "%s: line %lld: %s", r->name, c->next_line, c->error);
+        return !ncu_fail(err, "%s: line %lld: %s", r->name, c->next_line, c->error);
     case CSV_RUNAWAY:
-        return !cli_error_set(err, EXIT_DATA,
-                              "%s: line %lld: %zu bytes without a line end: not a CSV text file",
-                              r->name, c->line, c->runaway_bytes);
+        return !ncu_fail(err, "%s: line %lld: %zu bytes without a line end: not a CSV text file",
+                         r->name, c->line, c->runaway_bytes);
     case CSV_TOO_LONG:
-        return !cli_error_set(err, EXIT_DATA,
-                              "%s: line %lld: a record longer than %d bytes, the most occ ncu "
-                              "reads: not an Nsight Compute export",
-                              r->name, c->line, NCU_MAX_RECORD_BYTES);
+        return !ncu_fail(err,
+                         "%s: line %lld: a record longer than %d bytes, the most occ ncu "
+                         "reads: not an Nsight Compute export",
+                         r->name, c->line, NCU_MAX_RECORD_BYTES);
     default: break;
     }
     if (c->has_nul) {
-        return !cli_error_set(err, EXIT_DATA, "%s: line %lld: a NUL byte: not a CSV text file",
-                              r->name, c->line);
+        return !ncu_fail(err, "%s: line %lld: a NUL byte: not a CSV text file", r->name, c->line);
     }
     if (c->unclosed_quote) {
-        return !cli_error_set(err, EXIT_DATA,
-                              "%s: line %lld: a quoted field is not closed before the end of the "
-                              "file: the file is cut short",
-                              r->name, c->line);
+        return !ncu_fail(err,
+                         "%s: line %lld: a quoted field is not closed before the end of the "
+                         "file: the file is cut short",
+                         r->name, c->line);
     }
     if (c->text_after_quote) {
-        return !cli_error_set(err, EXIT_DATA,
-                              "%s: line %lld: text follows a closing quote: not CSV as Nsight "
-                              "Compute writes it",
-                              r->name, c->line);
+        return !ncu_fail(err,
+                         "%s: line %lld: text follows a closing quote: not CSV as Nsight "
+                         "Compute writes it",
+                         r->name, c->line);
     }
     if (c->field_count > c->max_fields) {
-        return !cli_error_set(err, EXIT_DATA, "%s: line %lld: %d columns, more than the %d read",
-                              r->name, c->line, c->field_count, c->max_fields);
+        return !ncu_fail(err, "%s: line %lld: %d columns, more than the %d read", r->name, c->line,
+                         c->field_count, c->max_fields);
     }
     return false;
 }
@@ -288,7 +291,7 @@ static bool is_header_line(const char *line, size_t len)
 }
 
 /* The lines before the header, skipped: they are not part of the export. */
-static bool skip_to_header(ncu_reader *r, cli_error *err)
+static bool skip_to_header(ncu_reader *r, occ_profile_error *err)
 {
     ncu_csv *c = &r->csv;
     long long lines;
@@ -302,34 +305,32 @@ static bool skip_to_header(ncu_reader *r, cli_error *err)
     case NCU_CSV_SKIP_FOUND: return true;
     case NCU_CSV_SKIP_END:
         if (lines == 0) {
-            return cli_error_set(err, EXIT_DATA,
-                                 "%s: line %lld: the file is empty; expected an Nsight Compute "
-                                 "export (ncu --csv --page raw or --page details)",
-                                 r->name, c->line);
+            return ncu_fail(err,
+                            "%s: line %lld: the file is empty; expected an Nsight Compute "
+                            "export (ncu --csv --page raw or --page details)",
+                            r->name, c->line);
         }
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
-                             "columns) in the file's %s line%s: not an Nsight Compute export",
-                             r->name, lines, cli_group_digits(lines, a, sizeof a),
-                             lines == 1 ? "" : "s");
+        return ncu_fail(err,
+                        "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
+                        "columns) in the file's %s line%s: not an Nsight Compute export",
+                        r->name, lines, ncu_group_digits(lines, a, sizeof a),
+                        lines == 1 ? "" : "s");
     case NCU_CSV_SKIP_LIMIT:
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
-                             "columns) in the first %s lines and %s bytes, the most occ ncu skips "
-                             "before one: not an Nsight Compute export",
-                             r->name, c->line, cli_group_digits(lines, a, sizeof a),
-                             cli_group_digits(bytes, b, sizeof b));
+        return ncu_fail(err,
+                        "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
+                        "columns) in the first %s lines and %s bytes, the most occ ncu skips "
+                        "before one: not an Nsight Compute export",
+                        r->name, c->line, ncu_group_digits(lines, a, sizeof a),
+                        ncu_group_digits(bytes, b, sizeof b));
     case NCU_CSV_SKIP_NUL:
-        return cli_error_set(err, EXIT_DATA, "%s: line %lld: a NUL byte: not a CSV text file",
-                             r->name, c->line);
+        return ncu_fail(err, "%s: line %lld: a NUL byte: not a CSV text file", r->name, c->line);
     case NCU_CSV_SKIP_READ_ERROR:
-    default:
-        return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s", r->name, c->next_line, c->error);
+    default: return ncu_fail(err, "%s: line %lld: %s", r->name, c->next_line, c->error);
     }
 }
 
 /* The header: which page, where the columns are. */
-static bool read_header(ncu_reader *r, cli_error *err)
+static bool read_header(ncu_reader *r, occ_profile_error *err)
 {
     ncu_csv *c = &r->csv;
     if (!skip_to_header(r, err)) {
@@ -337,10 +338,10 @@ static bool read_header(ncu_reader *r, cli_error *err)
     }
     csv_status st = next_record(r);
     if (st == CSV_END) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: the file is empty; expected an Nsight Compute "
-                             "export (ncu --csv --page raw or --page details)",
-                             r->name, c->next_line);
+        return ncu_fail(err,
+                        "%s: line %lld: the file is empty; expected an Nsight Compute "
+                        "export (ncu --csv --page raw or --page details)",
+                        r->name, c->next_line);
     }
     if (csv_failed(r, st, err)) {
         return false;
@@ -351,18 +352,17 @@ static bool read_header(ncu_reader *r, cli_error *err)
     }
     if (r->text_col[COL_ID] < 0 || r->text_col[COL_KERNEL] < 0) {
         char shown[64];
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: not an Nsight Compute export: the header ('%s', "
-                             "...) has no 'ID' and 'Kernel Name' columns",
-                             r->name, c->line, cli_visible(field_text(r, 0), shown, sizeof shown));
+        return ncu_fail(err,
+                        "%s: line %lld: not an Nsight Compute export: the header ('%s', "
+                        "...) has no 'ID' and 'Kernel Name' columns",
+                        r->name, c->line, ncu_visible(field_text(r, 0), shown, sizeof shown));
     }
     bool details = r->text_col[COL_METRIC] >= 0 && r->text_col[COL_VALUE] >= 0;
     r->page = details ? NCU_PAGE_DETAILS : NCU_PAGE_RAW;
     if (details) {
         if (r->text_col[COL_UNIT] < 0) {
-            return cli_error_set(err, EXIT_DATA,
-                                 "%s: line %lld: the details page has no 'Metric Unit' column",
-                                 r->name, c->line);
+            return ncu_fail(err, "%s: line %lld: the details page has no 'Metric Unit' column",
+                            r->name, c->line);
         }
         /* a metric's row may end after its value: the rule columns (Rule
            Name ... Estimated Speedup) only rules' rows fill */
@@ -376,11 +376,11 @@ static bool read_header(ncu_reader *r, cli_error *err)
     for (int f = 0; f < NCU_FIELD_COUNT; f++) {
         r->field_col[f] = find_column(r, fields[f].raw_column);
         if (r->field_col[f] < 0 && fields[f].required) {
-            return cli_error_set(err, EXIT_DATA,
-                                 "%s: line %lld: column '%s' is missing: occ ncu reads ncu --csv "
-                                 "--page raw (or --page details) of --section LaunchStats "
-                                 "--section Occupancy",
-                                 r->name, c->line, fields[f].raw_column);
+            return ncu_fail(err,
+                            "%s: line %lld: column '%s' is missing: occ ncu reads ncu --csv "
+                            "--page raw (or --page details) of --section LaunchStats "
+                            "--section Occupancy",
+                            r->name, c->line, fields[f].raw_column);
         }
         if (r->field_col[f] >= 0) {
             /* in column order: the reader finds a row's fields left to right */
@@ -396,50 +396,74 @@ static bool read_header(ncu_reader *r, cli_error *err)
 }
 
 /* The raw page's units row, right under the header: its ID is empty. */
-static bool read_units(ncu_reader *r, cli_error *err)
+static bool read_units(ncu_reader *r, occ_profile_error *err)
 {
     ncu_csv *c = &r->csv;
     csv_status st = next_record(r);
     if (st == CSV_END) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: the file ends after the header: no units row", r->name,
-                             c->next_line);
+        return ncu_fail(err, "%s: line %lld: the file ends after the header: no units row", r->name,
+                        c->next_line);
     }
     if (csv_failed(r, st, err)) {
         return false;
     }
     if (c->field_count != r->columns || field_text(r, r->text_col[COL_ID])[0] != '\0') {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: expected the units row of the raw page (an empty "
-                             "ID and %d fields) under the header",
-                             r->name, c->line, r->columns);
+        return ncu_fail(err,
+                        "%s: line %lld: expected the units row of the raw page (an empty "
+                        "ID and %d fields) under the header",
+                        r->name, c->line, r->columns);
     }
     for (int f = 0; f < NCU_FIELD_COUNT; f++) {
         if (r->field_col[f] < 0) {
             continue;
         }
         if (!ncu_unit_scale(&fields[f], field_text(r, r->field_col[f]), &r->scale[f], err)) {
-            return cli_error_prefix(err, "%s: line %lld: column '%s': ", r->name, c->line,
-                                    fields[f].raw_column);
+            return ncu_fail_prefix(err, "%s: line %lld: column '%s': ", r->name, c->line,
+                                   fields[f].raw_column);
         }
     }
     return true;
 }
 
-ncu_reader *ncu_reader_open(FILE *in, const char *name, cli_error *err)
+static occ_status open_reader(FILE *in, FILE *owned, const char *name, occ_profile_ncu_reader **out,
+                              occ_profile_error *err)
 {
+    *out = NULL;
     ncu_reader *r = calloc(1, sizeof *r);
     if (r == NULL || !ncu_csv_init(&r->csv, in, NCU_MAX_RECORD_BYTES, NCU_MAX_FIELDS)) {
         free(r);
-        cli_error_set(err, EXIT_DATA, "%s: out of memory", name);
-        return NULL;
+        if (owned != NULL) {
+            fclose(owned);
+        }
+        ncu_fail_status(err, OCC_ERR_OUT_OF_MEMORY, "%s: out of memory", name);
+        return OCC_ERR_OUT_OF_MEMORY;
     }
+    r->owned = owned;
     r->name = name;
     if (!read_header(r, err) || (r->page == NCU_PAGE_RAW && !read_units(r, err))) {
-        ncu_reader_free(r);
-        return NULL;
+        occ_profile_ncu_free(r);
+        return err ? err->status : OCC_ERR_BAD_FORMAT;
     }
-    return r;
+    *out = r;
+    return OCC_OK;
+}
+
+occ_status occ_profile_ncu_open_stream(FILE *in, const char *name, occ_profile_ncu_reader **out,
+                                       occ_profile_error *err)
+{
+    return open_reader(in, NULL, name, out, err);
+}
+
+occ_status occ_profile_ncu_open(const char *path, occ_profile_ncu_reader **out,
+                                occ_profile_error *err)
+{
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        *out = NULL;
+        ncu_fail_status(err, OCC_ERR_IO, "%s: %s", path, strerror(errno));
+        return OCC_ERR_IO;
+    }
+    return open_reader(in, in, path, out, err);
 }
 
 /* A whole number of at most 10 digits at *p, moving p past it: -1 when
@@ -514,7 +538,7 @@ static const char *text_at(ncu_reader *r, int column)
 }
 
 /* The record's ID: a whole number above the previous launch's. */
-static bool record_id(ncu_reader *r, long long *id, cli_error *err)
+static bool record_id(ncu_reader *r, long long *id, occ_profile_error *err)
 {
     const char *text = text_at(r, COL_ID);
     ncu_number n;
@@ -522,25 +546,25 @@ static bool record_id(ncu_reader *r, long long *id, cli_error *err)
     if (!ncu_parse_number(text, &n) || n.value < 0 || n.value > 9e15 ||
         n.value != (double)(long long)n.value) {
         if (strcmp(text, "ID") == 0) {
-            return cli_error_set(err, EXIT_DATA,
-                                 "%s: line %lld: a second header: several exports joined in one "
-                                 "file (give each as its own file)",
-                                 r->name, r->csv.line);
+            return ncu_fail(err,
+                            "%s: line %lld: a second header: several exports joined in one "
+                            "file (give each as its own file)",
+                            r->name, r->csv.line);
         }
-        return cli_error_set(err, EXIT_DATA, "%s: line %lld: ID '%s' is not a launch number",
-                             r->name, r->csv.line, cli_visible(text, shown, sizeof shown));
+        return ncu_fail(err, "%s: line %lld: ID '%s' is not a launch number", r->name, r->csv.line,
+                        ncu_visible(text, shown, sizeof shown));
     }
     *id = (long long)n.value;
     return true;
 }
 
-static bool check_order(ncu_reader *r, long long id, cli_error *err)
+static bool check_order(ncu_reader *r, long long id, occ_profile_error *err)
 {
     if (r->have_id && id <= r->last_id) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: launch ID %lld after ID %lld: Nsight Compute writes "
-                             "launches once each, in ID order (was the file edited or joined?)",
-                             r->name, r->csv.line, id, r->last_id);
+        return ncu_fail(err,
+                        "%s: line %lld: launch ID %lld after ID %lld: Nsight Compute writes "
+                        "launches once each, in ID order (was the file edited or joined?)",
+                        r->name, r->csv.line, id, r->last_id);
     }
     r->have_id = true;
     r->last_id = id;
@@ -584,7 +608,7 @@ static const char *unit_word(ncu_kind kind)
 
 /* A figure no launch can have: below or above its rule, or a fraction of a
    count. */
-static bool check_rule(ncu_reader *r, ncu_field f, const ncu_number *n, cli_error *err)
+static bool check_rule(ncu_reader *r, ncu_field f, const ncu_number *n, occ_profile_error *err)
 {
     const value_rule *rule = &rules[f];
     if (!rule->ruled) {
@@ -596,23 +620,22 @@ static bool check_rule(ncu_reader *r, ncu_field f, const ncu_number *n, cli_erro
     if (rule->whole) {
         double rounded = floor(v + 0.5);
         if (fabs(v - rounded) > n->tolerance + 1e-6) {
-            return cli_error_set(
-                err, EXIT_DATA, "%s: line %lld: %s: %s %.15g is not a whole number", r->name,
-                r->csv.line, source_of(r, f, where, sizeof where), fields[f].noun, v);
+            return ncu_fail(err, "%s: line %lld: %s: %s %.15g is not a whole number", r->name,
+                            r->csv.line, source_of(r, f, where, sizeof where), fields[f].noun, v);
         }
         v = rounded;
     } else if (v + n->tolerance >= rule->min && v - n->tolerance <= rule->max) {
         return true;
     }
     if (v < rule->min) {
-        return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s: %s %.15g%s is below %.15g%s",
-                             r->name, r->csv.line, source_of(r, f, where, sizeof where),
-                             fields[f].noun, n->value, unit, rule->min, unit);
+        return ncu_fail(err, "%s: line %lld: %s: %s %.15g%s is below %.15g%s", r->name, r->csv.line,
+                        source_of(r, f, where, sizeof where), fields[f].noun, n->value, unit,
+                        rule->min, unit);
     }
     if (v > rule->max) {
-        return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s: %s %.15g%s is above %.15g%s%s",
-                             r->name, r->csv.line, source_of(r, f, where, sizeof where),
-                             fields[f].noun, n->value, unit, rule->max, unit, rule->max_why);
+        return ncu_fail(err, "%s: line %lld: %s: %s %.15g%s is above %.15g%s%s", r->name,
+                        r->csv.line, source_of(r, f, where, sizeof where), fields[f].noun, n->value,
+                        unit, rule->max, unit, rule->max_why);
     }
     return true;
 }
@@ -620,7 +643,7 @@ static bool check_rule(ncu_reader *r, ncu_field f, const ncu_number *n, cli_erro
 /* One value of a field, scaled to occ's unit: empty or "n/a" is absent;
    anything else must be a number, and one a launch can have. */
 static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *text, double scale,
-                      cli_error *err)
+                      occ_profile_error *err)
 {
     char shown[64];
     char where[96];
@@ -629,9 +652,9 @@ static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *tex
     }
     ncu_number n;
     if (!ncu_parse_number(text, &n)) {
-        return cli_error_set(err, EXIT_DATA, "%s: line %lld: %s: '%s' is not a number", r->name,
-                             r->csv.line, source_of(r, f, where, sizeof where),
-                             cli_visible(text, shown, sizeof shown));
+        return ncu_fail(err, "%s: line %lld: %s: '%s' is not a number", r->name, r->csv.line,
+                        source_of(r, f, where, sizeof where),
+                        ncu_visible(text, shown, sizeof shown));
     }
     /* The details page prints two decimals and drops them from whole
        numbers: "30" Kbyte is 30.00, not 30 +- 0.5 (the H200 exports: the
@@ -648,19 +671,18 @@ static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *tex
     return true;
 }
 
-static bool check_required(const ncu_reader *r, const ncu_launch *l, cli_error *err)
+static bool check_required(const ncu_reader *r, const ncu_launch *l, occ_profile_error *err)
 {
     for (int f = 0; f < NCU_FIELD_COUNT; f++) {
         if (fields[f].required && !l->v[f].present) {
             if (r->page == NCU_PAGE_RAW) {
-                return cli_error_set(err, EXIT_DATA,
-                                     "%s: line %lld: launch ID %lld: column '%s' is empty", r->name,
-                                     l->line, l->id, fields[f].raw_column);
+                return ncu_fail(err, "%s: line %lld: launch ID %lld: column '%s' is empty", r->name,
+                                l->line, l->id, fields[f].raw_column);
             }
-            return cli_error_set(err, EXIT_DATA,
-                                 "%s: line %lld: launch ID %lld has no '%s' row: occ ncu reads "
-                                 "the LaunchStats and Occupancy sections",
-                                 r->name, l->line, l->id, fields[f].details_metric);
+            return ncu_fail(err,
+                            "%s: line %lld: launch ID %lld has no '%s' row: occ ncu reads "
+                            "the LaunchStats and Occupancy sections",
+                            r->name, l->line, l->id, fields[f].details_metric);
         }
     }
     return true;
@@ -668,7 +690,7 @@ static bool check_required(const ncu_reader *r, const ncu_launch *l, cli_error *
 
 /* The raw page's cluster shape: each dimension 1 or more in a cluster
    launch, 0 in others, and the size their product. */
-static bool check_cluster_shape(const ncu_reader *r, const ncu_launch *l, cli_error *err)
+static bool check_cluster_shape(const ncu_reader *r, const ncu_launch *l, occ_profile_error *err)
 {
     const ncu_number *dim = &l->v[NCU_CLUSTER_X];
     if (!dim[0].present || !dim[1].present || !dim[2].present) {
@@ -680,45 +702,43 @@ static bool check_cluster_shape(const ncu_reader *r, const ncu_launch *l, cli_er
     long long product = x * y * z;
     bool any = x > 0 || y > 0 || z > 0;
     if (any && product == 0) {
-        return cli_error_set(
-            err, EXIT_DATA,
-            "%s: line %lld: launch ID %lld: cluster dimensions (%lld, %lld, %lld): "
-            "a cluster launch has at least 1 block in each",
-            r->name, l->line, l->id, x, y, z);
+        return ncu_fail(err,
+                        "%s: line %lld: launch ID %lld: cluster dimensions (%lld, %lld, %lld): "
+                        "a cluster launch has at least 1 block in each",
+                        r->name, l->line, l->id, x, y, z);
     }
     if (product > OCC_CLUSTER_NON_PORTABLE_MAX) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: launch ID %lld: a cluster of %lld x %lld x %lld = "
-                             "%lld blocks is above %d, the most blocks a cluster launch can have",
-                             r->name, l->line, l->id, x, y, z, product,
-                             OCC_CLUSTER_NON_PORTABLE_MAX);
+        return ncu_fail(err,
+                        "%s: line %lld: launch ID %lld: a cluster of %lld x %lld x %lld = "
+                        "%lld blocks is above %d, the most blocks a cluster launch can have",
+                        r->name, l->line, l->id, x, y, z, product, OCC_CLUSTER_NON_PORTABLE_MAX);
     }
     const ncu_number *size = &l->v[NCU_CLUSTER_SIZE];
     if (size->present && (long long)floor(size->value + 0.5) != product) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: launch ID %lld: cluster size %.15g is not %lld, the "
-                             "product of the cluster dimensions (%lld, %lld, %lld)",
-                             r->name, l->line, l->id, size->value, product, x, y, z);
+        return ncu_fail(err,
+                        "%s: line %lld: launch ID %lld: cluster size %.15g is not %lld, the "
+                        "product of the cluster dimensions (%lld, %lld, %lld)",
+                        r->name, l->line, l->id, size->value, product, x, y, z);
     }
     return true;
 }
 
-static bool record_shape(ncu_reader *r, csv_status st, cli_error *err)
+static bool record_shape(ncu_reader *r, csv_status st, occ_profile_error *err)
 {
     if (csv_failed(r, st, err)) {
         return false;
     }
     int needed = r->page == NCU_PAGE_DETAILS ? r->needed_fields : r->columns;
     if (r->csv.field_count < needed || r->csv.field_count > r->columns) {
-        return cli_error_set(err, EXIT_DATA,
-                             "%s: line %lld: %d fields; the header has %d (the file is cut short "
-                             "or not one export)",
-                             r->name, r->csv.line, r->csv.field_count, r->columns);
+        return ncu_fail(err,
+                        "%s: line %lld: %d fields; the header has %d (the file is cut short "
+                        "or not one export)",
+                        r->name, r->csv.line, r->csv.field_count, r->columns);
     }
     return true;
 }
 
-static int next_raw(ncu_reader *r, ncu_launch *l, cli_error *err)
+static int next_raw(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
 {
     csv_status st = next_record(r);
     if (st == CSV_END) {
@@ -740,7 +760,7 @@ static int next_raw(ncu_reader *r, ncu_launch *l, cli_error *err)
 }
 
 /* Starts a details-page launch from the current record. */
-static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, cli_error *err)
+static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, occ_profile_error *err)
 {
     if (!check_order(r, id, err)) {
         return false;
@@ -754,7 +774,7 @@ static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, cli
     if (len > r->kernel_name_cap) {
         char *grown = realloc(r->kernel_name, len);
         if (grown == NULL) {
-            return cli_error_set(err, EXIT_DATA, "%s: out of memory", r->name);
+            return ncu_fail_status(err, OCC_ERR_OUT_OF_MEMORY, "%s: out of memory", r->name);
         }
         r->kernel_name = grown;
         r->kernel_name_cap = len;
@@ -768,16 +788,16 @@ static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, cli
 /* A metric the launch has had a row of already: refused, since occ could
    not tell which of two values Nsight meant. */
 static bool second_row(const ncu_reader *r, const ncu_launch *l, const char *metric,
-                       long long first, cli_error *err)
+                       long long first, occ_profile_error *err)
 {
-    return cli_error_set(err, EXIT_DATA,
-                         "%s: line %lld: launch ID %lld: a second '%s' row (the first is line "
-                         "%lld): Nsight Compute writes each metric once per launch",
-                         r->name, r->csv.line, l->id, metric, first);
+    return ncu_fail(err,
+                    "%s: line %lld: launch ID %lld: a second '%s' row (the first is line "
+                    "%lld): Nsight Compute writes each metric once per launch",
+                    r->name, r->csv.line, l->id, metric, first);
 }
 
 /* One details-page row of the current launch. */
-static bool details_row(ncu_reader *r, ncu_launch *l, cli_error *err)
+static bool details_row(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
 {
     const char *metric = text_at(r, COL_METRIC);
     if (metric[0] == '\0') {
@@ -800,8 +820,8 @@ static bool details_row(ncu_reader *r, ncu_launch *l, cli_error *err)
             double scale;
             char where[96];
             if (!ncu_unit_scale(&fields[f], text_at(r, COL_UNIT), &scale, err)) {
-                return cli_error_prefix(err, "%s: line %lld: %s: ", r->name, r->csv.line,
-                                        source_of(r, (ncu_field)f, where, sizeof where));
+                return ncu_fail_prefix(err, "%s: line %lld: %s: ", r->name, r->csv.line,
+                                       source_of(r, (ncu_field)f, where, sizeof where));
             }
             return set_value(r, l, (ncu_field)f, text_at(r, COL_VALUE), scale, err);
         }
@@ -809,7 +829,7 @@ static bool details_row(ncu_reader *r, ncu_launch *l, cli_error *err)
     return true;
 }
 
-static int next_details(ncu_reader *r, ncu_launch *l, cli_error *err)
+static int next_details(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
 {
     if (r->ended) {
         return 0;
@@ -854,9 +874,16 @@ static int next_details(ncu_reader *r, ncu_launch *l, cli_error *err)
     return check_required(r, l, err) ? 1 : -1;
 }
 
-int ncu_reader_next(ncu_reader *r, ncu_launch *out, cli_error *err)
+occ_status occ_profile_ncu_next(occ_profile_ncu_reader *r, occ_profile_ncu_launch *out, bool *done,
+                                occ_profile_error *err)
 {
     memset(out, 0, sizeof *out);
     out->cc_major = out->cc_minor = -1;
-    return r->page == NCU_PAGE_RAW ? next_raw(r, out, err) : next_details(r, out, err);
+    *done = false;
+    int got = r->page == NCU_PAGE_RAW ? next_raw(r, out, err) : next_details(r, out, err);
+    if (got < 0) {
+        return err ? err->status : OCC_ERR_BAD_FORMAT;
+    }
+    *done = got == 0;
+    return OCC_OK;
 }

@@ -6,10 +6,11 @@
  * interval it stands for.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncu.h"
+#include "prof_ncu.h"
 
 /* Long enough for any number Nsight prints (20 digits, separators, sign,
    decimals, exponent); a longer field is not a number. */
@@ -186,7 +187,8 @@ static const char *quoted_list(const char *list, char *buf, size_t cap)
     return buf;
 }
 
-bool ncu_unit_scale(const ncu_field_info *field, const char *unit, double *scale, cli_error *err)
+bool ncu_unit_scale(const ncu_field_info *field, const char *unit, double *scale,
+                    occ_profile_error *err)
 {
     *scale = 1.0;
     size_t len = strlen(unit);
@@ -194,9 +196,8 @@ bool ncu_unit_scale(const ncu_field_info *field, const char *unit, double *scale
     case NCU_KIND_COUNT:
         if (unit[0] != '\0' && !in_list(field->count_units, unit)) {
             char units[96];
-            return cli_error_set(err, EXIT_DATA,
-                                 "unit '%.40s' is not a unit of the %s (%s or none)", unit,
-                                 field->noun, quoted_list(field->count_units, units, sizeof units));
+            return ncu_fail(err, "unit '%.40s' is not a unit of the %s (%s or none)", unit,
+                            field->noun, quoted_list(field->count_units, units, sizeof units));
         }
         return true;
     case NCU_KIND_BYTES: {
@@ -205,22 +206,20 @@ bool ncu_unit_scale(const ncu_field_info *field, const char *unit, double *scale
         size_t base = slash != NULL ? (size_t)(slash - unit) : len;
         if (!find_scale(byte_units, sizeof byte_units / sizeof byte_units[0], unit, base, scale) ||
             (slash != NULL && strcmp(slash, "/block") != 0)) {
-            return cli_error_set(err, EXIT_DATA,
-                                 "unit '%.40s' is not a size (byte, Kbyte, Mbyte, Gbyte)", unit);
+            return ncu_fail(err, "unit '%.40s' is not a size (byte, Kbyte, Mbyte, Gbyte)", unit);
         }
         return true;
     }
     case NCU_KIND_PERCENT:
         if (strcmp(unit, "%") != 0) {
-            return cli_error_set(err, EXIT_DATA, "unit '%.40s' is not a percentage ('%%')", unit);
+            return ncu_fail(err, "unit '%.40s' is not a percentage ('%%')", unit);
         }
         return true;
     case NCU_KIND_TIME:
         if (!find_scale(time_units, sizeof time_units / sizeof time_units[0], unit, len, scale)) {
-            return cli_error_set(err, EXIT_DATA, "unit '%.40s' is not a duration (ns, us, ms, s)",
-                                 unit);
+            return ncu_fail(err, "unit '%.40s' is not a duration (ns, us, ms, s)", unit);
         }
         return true;
     }
-    return cli_error_set(err, EXIT_DATA, "unit '%.40s' of an unknown kind", unit);
+    return ncu_fail(err, "unit '%.40s' of an unknown kind", unit);
 }

@@ -1,0 +1,111 @@
+/*
+ * ncu_error.c - the Nsight Compute reader's messages: one line naming the
+ * file and the line, as `occ ncu` has always printed them, control
+ * characters (from the file, in quoted text) shown as \xNN, as the command
+ * prints them.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "prof_ncu.h"
+
+static bool fail_va(occ_profile_error *err, occ_status status, const char *format, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static bool fail_va(occ_profile_error *err, occ_status status, const char *format, va_list ap)
+{
+    if (err) {
+        err->status = status;
+        err->input = 0;
+        err->where = -1;
+        char text[1536];
+        vsnprintf(text, sizeof text, format, ap);
+        ncu_visible(text, err->message, sizeof err->message);
+    }
+    return false;
+}
+
+bool ncu_fail(occ_profile_error *err, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    fail_va(err, OCC_ERR_BAD_FORMAT, format, ap);
+    va_end(ap);
+    return false;
+}
+
+bool ncu_fail_status(occ_profile_error *err, occ_status status, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    fail_va(err, status, format, ap);
+    va_end(ap);
+    return false;
+}
+
+bool ncu_fail_prefix(occ_profile_error *err, const char *format, ...)
+{
+    if (err == NULL) {
+        return false;
+    }
+    char text[256], prefix[256];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(text, sizeof text, format, ap);
+    va_end(ap);
+    ncu_visible(text, prefix, sizeof prefix);
+    size_t p = strlen(prefix);
+    size_t m = strlen(err->message);
+    if (p + m >= sizeof err->message) {
+        m = sizeof err->message - 1 - p;
+    }
+    memmove(err->message + p, err->message, m);
+    memcpy(err->message, prefix, p);
+    err->message[p + m] = '\0';
+    return false;
+}
+
+const char *ncu_visible(const char *text, char *buf, size_t cap)
+{
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0' && o + 1 < cap; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            if (o + 5 > cap - 1) {
+                break;
+            }
+            snprintf(buf + o, cap - o, "\\x%02x", *p);
+            o += 4;
+        } else {
+            buf[o++] = (char)*p;
+        }
+    }
+    if (cap > 0) {
+        buf[o] = '\0';
+    }
+    return buf;
+}
+
+const char *ncu_group_digits(long long value, char *buf, size_t cap)
+{
+    char digits[32];
+    /* negated as unsigned: -LLONG_MIN does not fit a long long */
+    unsigned long long magnitude =
+        value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    int n = snprintf(digits, sizeof digits, "%llu", magnitude);
+    size_t o = 0;
+    if (value < 0 && o + 1 < cap) {
+        buf[o++] = '-';
+    }
+    for (int i = 0; i < n && o + 1 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0) {
+            if (o + 2 >= cap) {
+                break; /* no room for ',' and a digit: stop at a clean prefix */
+            }
+            buf[o++] = ',';
+        }
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
