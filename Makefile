@@ -7,7 +7,7 @@ JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
 BUILD_FUZZ  ?= build-fuzz
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 20
 
 .PHONY: all run web test test-release test-python test-asan fuzz bench format format-check deps deps-test deps-web clean \
         install install-build uninstall
