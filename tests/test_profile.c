@@ -530,6 +530,94 @@ static void fast_path_equals_yajl(void **state)
     prof_kineto_fast_path = true;
 }
 
+/* PR-14: the scan's 64-byte blocks find the end of every event wherever its
+   escapes, quotes and brackets fall against the blocks' edges, with AVX2
+   and with SSE2 alone: an event full of them, its contents shifted by 0 to
+   129 bytes, hides nothing and invents nothing, and a broken one is
+   refused alike. */
+static void block_scan_offsets(void **state)
+{
+    (void)state;
+    static const char tricky[] =
+        "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\\\\\\\\\\\"}]\\\"[{\", \"args\": "
+        "{\"s\": \"\\\\\\\\\", \"t\": \"\\\"cat\\\": \\\"kernel\\\"\", \"u\": [[], {}], \"v\": "
+        "\"}}}]]]\\\\\"}}";
+    static char trace[4096], broken[4096];
+    for (int pad = 0; pad < 130; pad++) {
+        /* blocks start at the event's '{': the spaces after it shift the rest */
+        snprintf(trace, sizeof trace, "%s{%*s%s,\n%s,\n%s]}", KINETO_HEAD, pad, "", tricky + 1,
+                 tricky, KERNEL("k", "5", "[10, 1, 1]", "[32, 1, 1]", "16", "0", "1"));
+        /* the first event loses its last '}', so it swallows the rest */
+        snprintf(broken, sizeof broken, "%s{%*s%.*s,\n%s]}", KINETO_HEAD, pad, "",
+                 (int)sizeof tricky - 3, tricky + 1,
+                 KERNEL("k", "5", "[10, 1, 1]", "[32, 1, 1]", "16", "0", "1"));
+        char message[2][OCC_PROFILE_ERROR_MESSAGE_BYTES];
+        for (int avx2 = 0; avx2 < 2; avx2++) {
+            prof_kineto_avx2 = avx2;
+            occ_profile_result *r;
+            occ_profile_error err;
+            assert_int_equal(read_one(write_file("blocks.json", trace), NULL, &r, &err), OCC_OK);
+            assert_int_equal(occ_profile_group_count(r), 1);
+            assert_string_equal(occ_profile_group_at(r, 0)->name, "k");
+            assert_int_equal(occ_profile_group_at(r, 0)->launches, 1);
+            occ_profile_result_free(r);
+            assert_int_equal(read_one(write_file("broken.json", broken), NULL, &r, &err),
+                             OCC_ERR_BAD_FORMAT);
+            snprintf(message[avx2], sizeof message[avx2], "%s", err.message);
+        }
+        assert_string_equal(message[0], message[1]);
+        assert_non_null(strstr(message[0], "not valid JSON"));
+    }
+    prof_kineto_avx2 = true;
+}
+
+/* PR-15: "dur" read without strtod is strtod's double, digit for digit,
+   for short decimals (read directly) and long ones (left to strtod). */
+static void dur_as_strtod(void **state)
+{
+    (void)state;
+    static const char *const durs[] = {"0.1",
+                                       "1.005",
+                                       "123456.789012345",
+                                       "99999999.9999999",
+                                       "0.000000000000001",
+                                       "7",
+                                       "0.3",
+                                       "123456.7890123456",
+                                       "1.5e3",
+                                       "0.30000000000000004",
+                                       "4503.5999",
+                                       "1E2",
+                                       "999999999999",
+                                       "12.000",
+                                       "0.000000000000000001"};
+    size_t n = sizeof durs / sizeof durs[0];
+    static char trace[8192];
+    size_t used = (size_t)snprintf(trace, sizeof trace, "%s", KINETO_HEAD);
+    for (size_t i = 0; i < n; i++) {
+        used += (size_t)snprintf(
+            trace + used, sizeof trace - used,
+            "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%zu\", \"dur\": %s, \"args\": "
+            "{\"registers per thread\": 16, \"shared memory\": 0, \"grid\": [1, 1, 1], "
+            "\"block\": [32, 1, 1]}}",
+            i ? ",\n" : "", i, durs[i]);
+    }
+    snprintf(trace + used, sizeof trace - used, "]}");
+    occ_profile_result *r;
+    occ_profile_error err;
+    occ_status st = read_one(write_file("durs.json", trace), NULL, &r, &err);
+    if (st != OCC_OK) {
+        fail_msg("%s", err.message);
+    }
+    assert_int_equal(occ_profile_group_count(r), n);
+    for (size_t g = 0; g < n; g++) {
+        const occ_profile_group *group = occ_profile_group_at(r, g);
+        size_t i = strtoul(group->name + 1, NULL, 10);
+        assert_true(group->gpu_time_us == strtod(durs[i], NULL));
+    }
+    occ_profile_result_free(r);
+}
+
 /* PR-12: the command: help, usage errors (exit 2), data errors (exit 1),
    text, JSON, CSV and SVG. */
 static void cli(void **state)
@@ -589,7 +677,8 @@ int main(void)
         cmocka_unit_test(nsys_csv_read),         cmocka_unit_test(sqlite_round_trip),
         cmocka_unit_test(records_refused),       cmocka_unit_test(sqlite_refusals),
         cmocka_unit_test(h200_traces),           cmocka_unit_test(cli),
-        cmocka_unit_test(fast_path_equals_yajl),
+        cmocka_unit_test(fast_path_equals_yajl), cmocka_unit_test(block_scan_offsets),
+        cmocka_unit_test(dur_as_strtod),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

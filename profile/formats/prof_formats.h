@@ -71,6 +71,9 @@ occ_status prof_detect(const char *path, int input, occ_profile_format *out,
 /* Test hook of kineto_json.c: true (the default) reads kernel events of the
    usual shape without yajl; false sends each to yajl. Not thread-safe. */
 extern bool prof_kineto_fast_path;
+/* Test hook of kineto_json.c: true (the default) scans with AVX2 where the
+   processor has it; false with SSE2 alone. Not thread-safe. */
+extern bool prof_kineto_avx2;
 
 /* Fills err (when not NULL) and returns status: the message is "PATH: " and
    the formatted text; where >= 0 is kept in err->where. */
