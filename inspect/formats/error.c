@@ -3,7 +3,8 @@
  */
 #include "bytes.h"
 
-static void fill(insp_error *err, size_t offset, bool over_limit, const char *format, va_list args)
+__attribute__((format(printf, 4, 0))) static void
+fill(insp_error *err, size_t offset, bool over_limit, const char *format, va_list args)
 {
     err->offset = offset;
     err->over_limit = over_limit;

@@ -343,7 +343,7 @@ static int on_start_array(void *ctx)
         s->sec = SEC_DEVICES;
     } else if (s->sec == SEC_EVENTS && s->in_args && s->depth == s->events_depth + 2 &&
                (s->akey == AK_GRID || s->akey == AK_BLOCK)) {
-        s->array_target = s->akey;
+        s->array_target = (int)s->akey;
         s->array_index = 0;
     }
     s->pending_section_events = s->pending_section_devices = false;
