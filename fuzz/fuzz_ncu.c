@@ -68,9 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check_error(st, &err);
                 break;
             }
-            occ_profile_ncu_gap g;
-            occ_profile_ncu_gap_compute(&l, &c, &g);
-            (void)occ_profile_ncu_cause_name(g.cause);
+            /* a launch the check accepted is one the gap model takes */
+            occ_gap_result g;
+            if (occ_profile_ncu_gap_compute(&l, &c, &g, &err) != OCC_OK) {
+                abort();
+            }
+            (void)occ_gap_cause_name(g.cause);
         }
         occ_profile_ncu_free(r);
     }

@@ -846,6 +846,78 @@ occ_status occ_memory_model_fit_warp_rate(occ_memory_model *model, const occ_lat
 double occ_spill_slowdown(double work_cycles, double spill_loads, double spill_latency_cycles);
 
 /* ------------------------------------------------------------------------ */
+/* Achieved against theoretical occupancy: the grid's share of the gap      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Nsight Compute's achieved occupancy counts resident warps over the cycles
+ * each SM is active. Blocks of equal duration run in waves of wave_blocks
+ * (blocks per SM x SMs, or fewer where clusters cannot fill every slot);
+ * then the grid alone allows
+ *
+ *   grid_bound = grid x warps per block
+ *                / ((waves - 1) x min(SMs, wave) + min(SMs, last wave))
+ *                / max warps per SM,
+ *
+ * and theoretical - achieved splits into cluster_loss (slots clusters leave
+ * empty), small_grid_loss (a grid below one wave) or tail_loss (a partial
+ * last wave), and in_kernel (grid_bound - achieved: warps and blocks ending
+ * at different times). On the H200's exports grid_bound is within 1.74
+ * points of the achieved occupancy wherever the grid explains the gap
+ * (docs/ncu.md). `occ ncu` explains each launch with it.
+ */
+typedef enum occ_gap_cause {
+    OCC_GAP_NONE = 0,         /* a gap below 2 points: within the model's error */
+    OCC_GAP_SMALL_GRID = 1,   /* fewer blocks than one wave */
+    OCC_GAP_TAIL = 2,         /* the last wave is partial */
+    OCC_GAP_CLUSTERS = 3,     /* clusters leave block slots empty */
+    OCC_GAP_IN_KERNEL = 4,    /* the rest: warps and blocks ending unevenly */
+    OCC_GAP_NOT_MEASURED = 5, /* no achieved occupancy was given */
+    OCC_GAP_NO_GRID = 6       /* no grid, no SM count or no resident block: no model */
+} occ_gap_cause;
+
+typedef struct occ_gap_input {
+    int blocks_per_sm;      /* resident blocks per SM (occ_result); 0: none fits */
+    int warps_per_block;    /* occ_result's */
+    int max_warps_per_sm;   /* the device's */
+    int sm_count;           /* SMs of the GPU; 0: unknown */
+    long long grid_blocks;  /* blocks in the grid; 0: unknown */
+    int cluster_size;       /* blocks per cluster; 0 or 1: no clusters */
+    int active_clusters;    /* clusters resident at once on the GPU
+                               (occ_cluster_calc, or Nsight's
+                               launch__occupancy_cluster_max_active_clusters) */
+    double theoretical;     /* 0..1 (occ_result's occupancy) */
+    double achieved;        /* 0..1, measured; read only when achieved_measured */
+    bool achieved_measured; /* false: no measurement; the losses are still computed */
+} occ_gap_input;
+
+typedef struct occ_gap_result {
+    occ_gap_cause cause;        /* the largest part, or NONE, NOT_MEASURED, NO_GRID */
+    double gap;                 /* theoretical - achieved; 0 when not measured */
+    double grid_bound;          /* the occupancy the grid allows */
+    double cluster_loss;        /* block slots clusters leave empty */
+    double small_grid_loss;     /* a grid below one wave */
+    double tail_loss;           /* a partial last wave */
+    double in_kernel;           /* grid_bound - achieved (negative: above the model) */
+    long long wave_blocks;      /* blocks resident at once on the GPU */
+    long long grid_blocks;      /* the input's */
+    long long full_waves;       /* waves with every slot used */
+    long long last_wave_blocks; /* blocks of the last wave */
+    int active_sms;             /* SMs holding a block in the first wave */
+} occ_gap_result;
+
+/* The model for one launch. OCC_ERR_INVALID_ARGUMENT naming the field for a
+   negative count, warps_per_block outside 1..max_warps_per_sm, or an
+   occupancy outside 0..1 (NaN included); OCC_ERR_NULL_POINTER for a NULL in
+   or out. A grid, SM count or resident block count of 0 is not an error:
+   the cause is then OCC_GAP_NO_GRID (or NOT_MEASURED) and the rest 0. */
+occ_status occ_achieved_gap(const occ_gap_input *in, occ_gap_result *out, occ_error *err);
+
+/* "none", "small_grid", "tail", "clusters", "in_kernel", "not_measured",
+   "no_grid"; "unknown" outside the enum. Never NULL. */
+const char *occ_gap_cause_name(occ_gap_cause cause);
+
+/* ------------------------------------------------------------------------ */
 /* Words                                                                    */
 /* ------------------------------------------------------------------------ */
 

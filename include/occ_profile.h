@@ -441,39 +441,13 @@ occ_status occ_profile_ncu_check_launch(const occ_profile_ncu_launch *l, occ_pro
                                         const char *file, occ_profile_ncu_check *out,
                                         occ_profile_error *err);
 
-/* Why the achieved occupancy is below the theoretical (docs/ncu.md). */
-typedef enum occ_profile_ncu_cause {
-    OCC_PROFILE_NCU_CAUSE_NONE = 0,     /* no gap worth a word */
-    OCC_PROFILE_NCU_CAUSE_SMALL_GRID,   /* fewer blocks than one wave */
-    OCC_PROFILE_NCU_CAUSE_TAIL,         /* the last wave is partial */
-    OCC_PROFILE_NCU_CAUSE_CLUSTERS,     /* clusters leave block slots empty */
-    OCC_PROFILE_NCU_CAUSE_IN_KERNEL,    /* the rest: warps and blocks ending unevenly */
-    OCC_PROFILE_NCU_CAUSE_NOT_MEASURED, /* no achieved occupancy in the export */
-    OCC_PROFILE_NCU_CAUSE_NO_GRID       /* no SM count or no resident block: no model */
-} occ_profile_ncu_cause;
-
-const char *occ_profile_ncu_cause_name(occ_profile_ncu_cause cause); /* "tail", ... */
-
-/* The gap in points of occupancy (0..1): blocks of equal duration placed in
-   waves of wave_blocks on the SMs. */
-typedef struct occ_profile_ncu_gap {
-    occ_profile_ncu_cause cause; /* the largest part */
-    double gap;                  /* theoretical - achieved */
-    double grid_bound;           /* the occupancy the grid allows */
-    double cluster_loss;         /* block slots clusters leave empty */
-    double small_grid_loss;      /* a grid below one wave */
-    double tail_loss;            /* a partial last wave */
-    double in_kernel;            /* grid_bound - achieved (negative: above the model) */
-    long long wave_blocks;       /* blocks resident at once on the GPU */
-    long long grid_blocks;
-    long long full_waves;
-    long long last_wave_blocks; /* blocks of the last wave */
-    int active_sms;             /* SMs holding a block in the first wave */
-} occ_profile_ncu_gap;
-
-/* The gap model of one checked launch. */
-void occ_profile_ncu_gap_compute(const occ_profile_ncu_launch *l, const occ_profile_ncu_check *c,
-                                 occ_profile_ncu_gap *out);
+/* Why the achieved occupancy is below the theoretical: libocc's model
+   (occ_achieved_gap in include/occ.h; docs/ncu.md) for one checked launch,
+   its grid, SMs and clusters taken from the export and the check. Returns
+   occ_achieved_gap's status, with its message in err. */
+occ_status occ_profile_ncu_gap_compute(const occ_profile_ncu_launch *l,
+                                       const occ_profile_ncu_check *c, occ_gap_result *out,
+                                       occ_profile_error *err);
 
 #ifdef __cplusplus
 }

@@ -1159,8 +1159,9 @@ static void test_preamble_skipped(void **state)
     free(details);
 }
 
-/* The skipping is bounded: NCU_MAX_SKIPPED_LINES lines, NCU_MAX_SKIPPED_BYTES bytes; a
-   line longer than a record is skipped whole; a NUL byte is not text. */
+/* The skipping is bounded: OCC_PROFILE_NCU_MAX_SKIPPED_LINES lines,
+   OCC_PROFILE_NCU_MAX_SKIPPED_BYTES bytes; a line longer than a record is skipped whole; a NUL byte
+   is not text. */
 static void test_preamble_limits(void **state)
 {
     (void)state;
@@ -1173,7 +1174,7 @@ static void test_preamble_limits(void **state)
     for (long long extra = 0; extra <= 1; extra++) {
         FILE *f = fopen(path, "wb");
         assert_non_null(f);
-        for (long long i = 0; i < NCU_MAX_SKIPPED_LINES + extra; i++) {
+        for (long long i = 0; i < OCC_PROFILE_NCU_MAX_SKIPPED_LINES + extra; i++) {
             fputs("x\n", f);
         }
         fwrite(raw, 1, raw_len, f);
@@ -1331,7 +1332,7 @@ static void test_sm_bound_above_database(void **state)
         largest = d.sm_count > largest ? d.sm_count : largest;
     }
     assert_true(largest > 0);
-    assert_true(4 * largest <= NCU_MAX_SM_COUNT);
+    assert_true(4 * largest <= OCC_PROFILE_NCU_MAX_SM_COUNT);
 }
 
 typedef struct figure_case {
@@ -1532,8 +1533,8 @@ static void test_thousands_separators(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof number_cases / sizeof number_cases[0]; i++) {
         const number_case *c = &number_cases[i];
-        ncu_number n;
-        bool ok = ncu_parse_number(c->text, &n);
+        occ_profile_ncu_number n;
+        bool ok = occ_profile_ncu_parse_number(c->text, &n);
         if (ok != c->ok) {
             fail_msg("%s: '%s' %s", c->id, c->text, ok ? "read" : "refused");
         }

@@ -150,8 +150,9 @@ static void heap_swap(ranking *r, int a, int b)
     r->heap[b] = t;
 }
 
-static void rank(ranking *r, double score, long long order, int file_index, const ncu_launch *l,
-                 const ncu_check *c, const ncu_gap *g)
+static void rank(ranking *r, double score, long long order, int file_index,
+                 const occ_profile_ncu_launch *l, const occ_profile_ncu_check *c,
+                 const occ_gap_result *g)
 {
     if (r->cap == 0 || (r->count == r->cap && score <= r->entries[r->heap[0]].score)) {
         return;
@@ -215,7 +216,7 @@ static void rank_finish(ranking *r)
 typedef struct run_state {
     ncu_args *args;
     input *inputs;
-    ncu_gpu gpu;
+    occ_profile_ncu_gpu gpu;
     char forced_by[300];
     ncu_summary summary;
     ranking by_time, by_gap;
@@ -227,7 +228,8 @@ typedef struct run_state {
 } run_state;
 
 /* One launch of the pass: counts, agreement, rankings, and its row. */
-static void tally(run_state *st, int i, const ncu_launch *l, const ncu_check *c, const ncu_gap *g)
+static void tally(run_state *st, int i, const occ_profile_ncu_launch *l,
+                  const occ_profile_ncu_check *c, const occ_gap_result *g)
 {
     ncu_summary *s = &st->summary;
     ncu_file_info *f = &s->files[i];
@@ -242,10 +244,10 @@ static void tally(run_state *st, int i, const ncu_launch *l, const ncu_check *c,
         f->agreed++;
         s->agreed++;
     }
-    for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+    for (int bit = 0; bit < OCC_PROFILE_NCU_MISMATCH_KINDS; bit++) {
         s->mismatch_counts[bit] += (c->mismatches & (1u << bit)) != 0;
     }
-    bool timed = l->v[NCU_DURATION].present;
+    bool timed = l->v[OCC_PROFILE_NCU_DURATION].present;
     f->timed += timed;
     if (!timed && s->untimed_file == NULL) {
         s->untimed_file = f->path;
@@ -253,7 +255,7 @@ static void tally(run_state *st, int i, const ncu_launch *l, const ncu_check *c,
     if (c->has_achieved && g->gap > 0) {
         rank(&st->by_gap, g->gap, order, i, l, c, g);
         if (timed) {
-            rank(&st->by_time, l->v[NCU_DURATION].value * g->gap, order, i, l, c, g);
+            rank(&st->by_time, l->v[OCC_PROFILE_NCU_DURATION].value * g->gap, order, i, l, c, g);
         }
     }
     if (st->rows_js != NULL) {
@@ -269,7 +271,7 @@ static bool read_input(run_state *st, int i, cli_error *err)
 {
     input *in = &st->inputs[i];
     occ_profile_error perr;
-    ncu_reader *r;
+    occ_profile_ncu_reader *r;
     if (occ_profile_ncu_open_stream(in->f, in->path, &r, &perr) != OCC_OK) {
         return cli_error_set(err, EXIT_DATA, "%s", perr.message);
     }
@@ -277,7 +279,7 @@ static bool read_input(run_state *st, int i, cli_error *err)
     st->summary.files[i].skipped_lines = occ_profile_ncu_skipped_lines(r);
     bool ok = true;
     for (;;) {
-        ncu_launch l;
+        occ_profile_ncu_launch l;
         bool done;
         if (occ_profile_ncu_next(r, &l, &done, &perr) != OCC_OK) {
             ok = cli_error_set(err, EXIT_DATA, "%s", perr.message);
@@ -286,13 +288,16 @@ static bool read_input(run_state *st, int i, cli_error *err)
         if (done) {
             break;
         }
-        ncu_check c;
-        ncu_gap g;
+        occ_profile_ncu_check c;
+        occ_gap_result g;
         if (occ_profile_ncu_check_launch(&l, &st->gpu, in->path, &c, &perr) != OCC_OK) {
             ok = cli_error_set(err, EXIT_DATA, "%s", perr.message);
             break;
         }
-        ncu_gap_compute(&l, &c, &g);
+        if (occ_profile_ncu_gap_compute(&l, &c, &g, &perr) != OCC_OK) {
+            ok = cli_error_set(err, EXIT_DATA, "%s", perr.message);
+            break;
+        }
         tally(st, i, &l, &c, &g);
     }
     occ_profile_ncu_free(r);

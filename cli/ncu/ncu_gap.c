@@ -1,6 +1,6 @@
 /*
  * ncu_gap.c - `occ ncu`'s explanation of a launch (the gap model itself is
- * libocc-profile's, profile/engine/ncu_gap.c): what binds, what the grid
+ * libocc's occ_achieved_gap, src/achieved_gap.c): what binds, what the grid
  * allows, what is left, what to change; and kernels' short names.
  */
 #include <math.h>
@@ -74,7 +74,7 @@ typedef struct groups {
     char a[32], b[32], c[32], d[32];
 } groups;
 
-static void explain_theoretical(text *t, const ncu_check *c)
+static void explain_theoretical(text *t, const occ_profile_ncu_check *c)
 {
     const occ_result *r = &c->result;
     groups n;
@@ -97,9 +97,9 @@ static void explain_theoretical(text *t, const ncu_check *c)
         cli_group_digits(c->smem_config_bytes, n.a, sizeof n.a));
     if (c->mismatches != 0) {
         add(t, " Nsight differs:");
-        for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+        for (int bit = 0; bit < OCC_PROFILE_NCU_MISMATCH_KINDS; bit++) {
             if ((c->mismatches & (1u << bit)) != 0) {
-                add(t, " %s", ncu_mismatch_name(1u << bit));
+                add(t, " %s", occ_profile_ncu_mismatch_name(1u << bit));
             }
         }
         add(t, " (Nsight's theoretical occupancy is %.2f%%).", pct(c->ncu_theoretical));
@@ -107,7 +107,8 @@ static void explain_theoretical(text *t, const ncu_check *c)
     add(t, "\n");
 }
 
-static void explain_clusters(text *t, const ncu_check *c, const ncu_gap *g, long long slots)
+static void explain_clusters(text *t, const occ_profile_ncu_check *c, const occ_gap_result *g,
+                             long long slots)
 {
     if (!c->has_clusters) {
         return;
@@ -140,7 +141,7 @@ static void explain_clusters(text *t, const ncu_check *c, const ncu_gap *g, long
     }
 }
 
-static void explain_grid(text *t, const ncu_check *c, const ncu_gap *g)
+static void explain_grid(text *t, const occ_profile_ncu_check *c, const occ_gap_result *g)
 {
     if (g->wave_blocks == 0) {
         add(t, "The grid's waves are not modelled: the export gives no SM count, or no block "
@@ -178,7 +179,7 @@ static void explain_grid(text *t, const ncu_check *c, const ncu_gap *g)
     }
 }
 
-static void explain_achieved(text *t, const ncu_check *c, const ncu_gap *g)
+static void explain_achieved(text *t, const occ_profile_ncu_check *c, const occ_gap_result *g)
 {
     if (!c->has_achieved) {
         add(t, "The export has no achieved occupancy (profile with --section Occupancy).\n");
@@ -255,7 +256,7 @@ void ncu_explain_cache_free(ncu_explain_cache *cache)
 }
 
 /* occ explain's changes that help, as one line; NULL when out of memory. */
-static char *theoretical_advice(const ncu_check *c)
+static char *theoretical_advice(const occ_profile_ncu_check *c)
 {
     text t = {NULL, 0, 0, false};
     add(&t, "%s", "");
@@ -284,7 +285,7 @@ static char *theoretical_advice(const ncu_check *c)
     return t.buf;
 }
 
-static void advise_theoretical(text *t, const ncu_check *c, ncu_explain_cache *cache)
+static void advise_theoretical(text *t, const occ_profile_ncu_check *c, ncu_explain_cache *cache)
 {
     if (c->result.occupancy >= 1.0 || c->result.blocks_per_sm == 0) {
         return;
@@ -321,16 +322,17 @@ static void advise_theoretical(text *t, const ncu_check *c, ncu_explain_cache *c
     e->advice = advice;
 }
 
-static void advise(text *t, const ncu_check *c, const ncu_gap *g, ncu_explain_cache *cache)
+static void advise(text *t, const occ_profile_ncu_check *c, const occ_gap_result *g,
+                   ncu_explain_cache *cache)
 {
     groups n;
     add(t, "What to change:\n");
     switch (g->cause) {
-    case NCU_CAUSE_NONE:
+    case OCC_GAP_NONE:
         add(t, "- Nothing for the achieved occupancy: it is within %.2f points of theoretical.\n",
             pct(g->gap));
         break;
-    case NCU_CAUSE_SMALL_GRID:
+    case OCC_GAP_SMALL_GRID:
         add(t,
             "- More blocks: a grid of at least %s blocks fills one wave (%d per SM x %d "
             "SMs). Split the work finer, or run independent work beside it in other streams; "
@@ -338,7 +340,7 @@ static void advise(text *t, const ncu_check *c, const ncu_gap *g, ncu_explain_ca
             cli_group_digits(g->wave_blocks, n.a, sizeof n.a), c->result.blocks_per_sm,
             c->sm_count);
         break;
-    case NCU_CAUSE_TAIL: {
+    case OCC_GAP_TAIL: {
         long long k = g->grid_blocks / g->wave_blocks;
         add(t,
             "- A grid that is a multiple of %s blocks (%s or %s near the %s of this launch), "
@@ -350,7 +352,7 @@ static void advise(text *t, const ncu_check *c, const ncu_gap *g, ncu_explain_ca
             cli_group_digits(g->grid_blocks, n.d, sizeof n.d), n.a);
         break;
     }
-    case NCU_CAUSE_CLUSTERS: {
+    case OCC_GAP_CLUSTERS: {
         char buf[OCC_CLUSTER_TEXT_BYTES];
         add(t, "- Clusters: ");
         if (occ_cluster_explain(&c->device, &c->kernel, buf, sizeof buf, NULL) > 0) {
@@ -360,7 +362,7 @@ static void advise(text *t, const ncu_check *c, const ncu_gap *g, ncu_explain_ca
         }
         break;
     }
-    case NCU_CAUSE_IN_KERNEL:
+    case OCC_GAP_IN_KERNEL:
         add(t, "- Not the launch: the gap is inside the kernel. Nsight's Warp State Statistics "
                "and Scheduler Statistics sections show where warps wait or end early.\n");
         break;
@@ -372,8 +374,8 @@ static void advise(text *t, const ncu_check *c, const ncu_gap *g, ncu_explain_ca
     advise_theoretical(t, c, cache);
 }
 
-char *ncu_explain(const ncu_launch *l, const ncu_check *c, const ncu_gap *g,
-                  ncu_explain_cache *cache)
+char *ncu_explain(const occ_profile_ncu_launch *l, const occ_profile_ncu_check *c,
+                  const occ_gap_result *g, ncu_explain_cache *cache)
 {
     (void)l;
     text t = {NULL, 0, 0, false};

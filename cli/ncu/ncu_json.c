@@ -54,20 +54,20 @@ static void ints(json_stream *s, const int *values, int count)
     json_stream_raw(s, "]", 1);
 }
 
-static void limits(json_stream *s, const int values[NCU_LIMIT_COUNT])
+static void limits(json_stream *s, const int values[OCC_PROFILE_NCU_LIMIT_COUNT])
 {
-    for (int i = 0; i < NCU_LIMIT_COUNT; i++) {
+    for (int i = 0; i < OCC_PROFILE_NCU_LIMIT_COUNT; i++) {
         json_stream_raw(s, i == 0 ? "{\"" : ",\"", 2);
-        json_stream_lit(s, ncu_limit_names[i]);
+        json_stream_lit(s, occ_profile_ncu_limit_names[i]);
         json_stream_raw(s, "\":", 2);
         int_or_null(s, values[i], values[i] >= 0);
     }
     json_stream_raw(s, "}", 1);
 }
 
-static const char *page_word(ncu_page page)
+static const char *page_word(occ_profile_ncu_page page)
 {
-    return page == NCU_PAGE_RAW ? "raw" : "details";
+    return page == OCC_PROFILE_NCU_PAGE_RAW ? "raw" : "details";
 }
 
 void ncu_json_begin(json_stream *js, const ncu_summary *s)
@@ -110,10 +110,10 @@ void ncu_json_begin(json_stream *js, const ncu_summary *s)
     key(js, "mismatches");
     json_stream_raw(js, "{", 1);
     bool first = true;
-    for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+    for (int bit = 0; bit < OCC_PROFILE_NCU_MISMATCH_KINDS; bit++) {
         if (s->mismatch_counts[bit] > 0) {
             json_stream_raw(js, first ? "\"" : ",\"", first ? 1 : 2);
-            json_stream_lit(js, ncu_mismatch_name(1u << bit));
+            json_stream_lit(js, occ_profile_ncu_mismatch_name(1u << bit));
             json_stream_raw(js, "\":", 2);
             json_stream_int(js, s->mismatch_counts[bit]);
             first = false;
@@ -140,11 +140,12 @@ void ncu_json_begin(json_stream *js, const ncu_summary *s)
         key(js, "score");
         json_stream_double(js, r->score);
         key(js, "duration_us");
-        double_or_null(js, r->launch.v[NCU_DURATION].value, r->launch.v[NCU_DURATION].present);
+        double_or_null(js, r->launch.v[OCC_PROFILE_NCU_DURATION].value,
+                       r->launch.v[OCC_PROFILE_NCU_DURATION].present);
         key(js, "gap");
         json_stream_double(js, r->gap.gap);
         key(js, "cause");
-        json_stream_cstring(js, ncu_cause_name(r->gap.cause));
+        json_stream_cstring(js, occ_gap_cause_name(r->gap.cause));
         json_stream_raw(js, "}", 1);
     }
     json_stream_raw(js, "]", 1);
@@ -152,11 +153,11 @@ void ncu_json_begin(json_stream *js, const ncu_summary *s)
     json_stream_raw(js, "[", 1);
 }
 
-static void gap_object(json_stream *js, const ncu_check *c, const ncu_gap *g)
+static void gap_object(json_stream *js, const occ_profile_ncu_check *c, const occ_gap_result *g)
 {
     bool modelled = g->wave_blocks > 0;
     json_stream_lit(js, "{\"cause\":");
-    json_stream_cstring(js, ncu_cause_name(g->cause));
+    json_stream_cstring(js, occ_gap_cause_name(g->cause));
     key(js, "theoretical_minus_achieved");
     double_or_null(js, g->gap, c->has_achieved);
     key(js, "grid_bound");
@@ -178,8 +179,9 @@ static void gap_object(json_stream *js, const ncu_check *c, const ncu_gap *g)
     json_stream_raw(js, "}", 1);
 }
 
-void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index, const ncu_launch *l,
-                     const ncu_check *c, const ncu_gap *g, bool first, ncu_explain_cache *cache)
+void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index,
+                     const occ_profile_ncu_launch *l, const occ_profile_ncu_check *c,
+                     const occ_gap_result *g, bool first, ncu_explain_cache *cache)
 {
     const occ_kernel *k = &c->kernel;
     const occ_result *r = &c->result;
@@ -197,7 +199,7 @@ void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index, cons
     key(js, "block_size");
     json_stream_int(js, r->threads_per_block);
     key(js, "grid_size");
-    json_stream_int(js, (long long)(l->v[NCU_GRID_SIZE].value + 0.5));
+    json_stream_int(js, (long long)(l->v[OCC_PROFILE_NCU_GRID_SIZE].value + 0.5));
     key(js, "registers_per_thread");
     json_stream_int(js, k->regs_per_thread);
     key(js, "static_smem_bytes");
@@ -223,7 +225,8 @@ void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index, cons
     key(js, "sm_count");
     int_or_null(js, c->sm_count, c->sm_count > 0);
     key(js, "duration_us");
-    double_or_null(js, l->v[NCU_DURATION].value, l->v[NCU_DURATION].present);
+    double_or_null(js, l->v[OCC_PROFILE_NCU_DURATION].value,
+                   l->v[OCC_PROFILE_NCU_DURATION].present);
     key(js, "ncu_theoretical_occupancy");
     json_stream_double(js, c->ncu_theoretical);
     key(js, "theoretical_occupancy");
@@ -266,7 +269,7 @@ void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index, cons
     key(js, "waves_per_sm");
     double_or_null(js, c->waves, c->waves >= 0);
     key(js, "ncu_waves_per_sm");
-    double_or_null(js, l->v[NCU_WAVES].value, l->v[NCU_WAVES].present);
+    double_or_null(js, l->v[OCC_PROFILE_NCU_WAVES].value, l->v[OCC_PROFILE_NCU_WAVES].present);
     key(js, "gap");
     gap_object(js, c, g);
     key(js, "explanation");
@@ -280,12 +283,12 @@ void ncu_json_kernel(json_stream *js, const ncu_summary *s, int file_index, cons
     key(js, "mismatches");
     json_stream_raw(js, "[", 1);
     any = false;
-    for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+    for (int bit = 0; bit < OCC_PROFILE_NCU_MISMATCH_KINDS; bit++) {
         if ((c->mismatches & (1u << bit)) != 0) {
             if (any) {
                 json_stream_raw(js, ",", 1);
             }
-            json_stream_cstring(js, ncu_mismatch_name(1u << bit));
+            json_stream_cstring(js, occ_profile_ncu_mismatch_name(1u << bit));
             any = true;
         }
     }

@@ -14,17 +14,18 @@
    shapes and template instances apart. */
 #define TABLE_NAME_BYTES 64
 
-static const char *page_name(ncu_page page)
+static const char *page_name(occ_profile_ncu_page page)
 {
-    return page == NCU_PAGE_RAW ? "raw page" : "details page";
+    return page == OCC_PROFILE_NCU_PAGE_RAW ? "raw page" : "details page";
 }
 
 static void print_mismatch_counts(FILE *out, const ncu_summary *s)
 {
     fputs("Mismatches by field:", out);
-    for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+    for (int bit = 0; bit < OCC_PROFILE_NCU_MISMATCH_KINDS; bit++) {
         if (s->mismatch_counts[bit] > 0) {
-            fprintf(out, " %s %lld", ncu_mismatch_name(1u << bit), s->mismatch_counts[bit]);
+            fprintf(out, " %s %lld", occ_profile_ncu_mismatch_name(1u << bit),
+                    s->mismatch_counts[bit]);
         }
     }
     fputs(" (each is a disagreement between libocc and Nsight: docs/ncu.md says how to read "
@@ -33,12 +34,12 @@ static void print_mismatch_counts(FILE *out, const ncu_summary *s)
 }
 
 /* "12.34" or "-" */
-static const char *duration_text(const ncu_launch *l, char *buf, size_t cap)
+static const char *duration_text(const occ_profile_ncu_launch *l, char *buf, size_t cap)
 {
-    if (!l->v[NCU_DURATION].present) {
+    if (!l->v[OCC_PROFILE_NCU_DURATION].present) {
         return "-";
     }
-    snprintf(buf, cap, "%.2f", l->v[NCU_DURATION].value);
+    snprintf(buf, cap, "%.2f", l->v[OCC_PROFILE_NCU_DURATION].value);
     return buf;
 }
 
@@ -108,7 +109,7 @@ void ncu_print_text_summary(FILE *out, const ncu_summary *s)
         fprintf(out, "%3d  %-28s %10s %11.2f%% %8.2f%% %7.2f  %-12s %s\n", i + 1,
                 cli_visible(where, where_shown, sizeof where_shown),
                 duration_text(&r->launch, time, sizeof time), r->check.theoretical * 100.0,
-                r->check.achieved * 100.0, r->gap.gap * 100.0, ncu_cause_name(r->gap.cause),
+                r->check.achieved * 100.0, r->gap.gap * 100.0, occ_gap_cause_name(r->gap.cause),
                 cli_visible(name, name_shown, sizeof name_shown));
     }
     for (int i = 0; i < s->top_count; i++) {
@@ -282,7 +283,8 @@ static void put_fixed2(row *r, double value, const char *suffix, int width)
     put(r, buf, n > 0 ? (size_t)n : 0, width, false);
 }
 
-void ncu_print_text_row(FILE *out, const ncu_launch *l, const ncu_check *c, const ncu_gap *g)
+void ncu_print_text_row(FILE *out, const occ_profile_ncu_launch *l, const occ_profile_ncu_check *c,
+                        const occ_gap_result *g)
 {
     (void)g;
     char limiter[64];
@@ -295,7 +297,7 @@ void ncu_print_text_row(FILE *out, const ncu_launch *l, const ncu_check *c, cons
     put(&r, " ", 1, 0, false);
     put_int(&r, c->result.threads_per_block, 5);
     put(&r, " ", 1, 0, false);
-    put_grouped(&r, (long long)(l->v[NCU_GRID_SIZE].value + 0.5), 9);
+    put_grouped(&r, (long long)(l->v[OCC_PROFILE_NCU_GRID_SIZE].value + 0.5), 9);
     put(&r, " ", 1, 0, false);
     put_int(&r, c->kernel.regs_per_thread, 4);
     put(&r, " ", 1, 0, false);
@@ -321,8 +323,8 @@ void ncu_print_text_row(FILE *out, const ncu_launch *l, const ncu_check *c, cons
     put(&r, " ", 1, 0, false);
     put_str(&r, limiter_text(c->result.limiters, limiter, sizeof limiter), 22, true);
     put(&r, " ", 1, 0, false);
-    if (l->v[NCU_DURATION].present) {
-        put_fixed2(&r, l->v[NCU_DURATION].value, "", 9);
+    if (l->v[OCC_PROFILE_NCU_DURATION].present) {
+        put_fixed2(&r, l->v[OCC_PROFILE_NCU_DURATION].value, "", 9);
     } else {
         put(&r, "-", 1, 9, false);
     }
@@ -335,18 +337,18 @@ void ncu_print_text_row(FILE *out, const ncu_launch *l, const ncu_check *c, cons
     fwrite(r.text, 1, r.len, out);
     if (c->mismatches != 0) {
         fputs("        mismatches:", out);
-        for (int bit = 0; bit < NCU_MISMATCH_KINDS; bit++) {
+        for (int bit = 0; bit < OCC_PROFILE_NCU_MISMATCH_KINDS; bit++) {
             if ((c->mismatches & (1u << bit)) != 0) {
-                fprintf(out, " %s", ncu_mismatch_name(1u << bit));
+                fprintf(out, " %s", occ_profile_ncu_mismatch_name(1u << bit));
             }
         }
         fputs(" (Nsight's Block Limits:", out);
-        for (int i = 0; i < NCU_LIMIT_COUNT; i++) {
-            fprintf(out, " %s %d", ncu_limit_names[i], c->ncu_limits[i]);
+        for (int i = 0; i < OCC_PROFILE_NCU_LIMIT_COUNT; i++) {
+            fprintf(out, " %s %d", occ_profile_ncu_limit_names[i], c->ncu_limits[i]);
         }
         fputs("; libocc's:", out);
-        for (int i = 0; i < NCU_LIMIT_COUNT; i++) {
-            fprintf(out, " %s %d", ncu_limit_names[i], c->limits[i]);
+        for (int i = 0; i < OCC_PROFILE_NCU_LIMIT_COUNT; i++) {
+            fprintf(out, " %s %d", occ_profile_ncu_limit_names[i], c->limits[i]);
         }
         fputs(")\n", out);
     }

@@ -1,5 +1,5 @@
 /*
- * ncu_check.c - one profiled launch computed with libocc, on the export's
+ * occ_profile_ncu_check.c - one profiled launch computed with libocc, on the export's
  * GPU with Nsight's own shared-memory configuration, and compared with
  * Nsight's theoretical occupancy, Block Limits, waves and active clusters.
  *
@@ -13,30 +13,31 @@
 
 #include "prof_ncu.h"
 
-const char *const ncu_limit_names[NCU_LIMIT_COUNT] = {"warps", "blocks", "registers", "shared_mem",
-                                                      "barriers"};
+const char *const occ_profile_ncu_limit_names[OCC_PROFILE_NCU_LIMIT_COUNT] = {
+    "warps", "blocks", "registers", "shared_mem", "barriers"};
 
-static const ncu_field limit_fields[NCU_LIMIT_COUNT] = {NCU_LIMIT_WARPS, NCU_LIMIT_BLOCKS,
-                                                        NCU_LIMIT_REGISTERS, NCU_LIMIT_SHARED_MEM,
-                                                        NCU_LIMIT_BARRIERS};
+static const occ_profile_ncu_field limit_fields[OCC_PROFILE_NCU_LIMIT_COUNT] = {
+    OCC_PROFILE_NCU_LIMIT_WARPS, OCC_PROFILE_NCU_LIMIT_BLOCKS, OCC_PROFILE_NCU_LIMIT_REGISTERS,
+    OCC_PROFILE_NCU_LIMIT_SHARED_MEM, OCC_PROFILE_NCU_LIMIT_BARRIERS};
 
-static const unsigned limit_bits[NCU_LIMIT_COUNT] = {
-    NCU_MISMATCH_WARPS, NCU_MISMATCH_BLOCKS, NCU_MISMATCH_REGISTERS, NCU_MISMATCH_SHARED_MEM,
-    NCU_MISMATCH_BARRIERS};
+static const unsigned limit_bits[OCC_PROFILE_NCU_LIMIT_COUNT] = {
+    OCC_PROFILE_NCU_MISMATCH_WARPS, OCC_PROFILE_NCU_MISMATCH_BLOCKS,
+    OCC_PROFILE_NCU_MISMATCH_REGISTERS, OCC_PROFILE_NCU_MISMATCH_SHARED_MEM,
+    OCC_PROFILE_NCU_MISMATCH_BARRIERS};
 
-const char *ncu_mismatch_name(unsigned bit)
+const char *occ_profile_ncu_mismatch_name(unsigned bit)
 {
     switch (bit) {
-    case NCU_MISMATCH_THEORETICAL: return "theoretical_occupancy";
-    case NCU_MISMATCH_WARPS: return "limits.warps";
-    case NCU_MISMATCH_BLOCKS: return "limits.blocks";
-    case NCU_MISMATCH_REGISTERS: return "limits.registers";
-    case NCU_MISMATCH_SHARED_MEM: return "limits.shared_mem";
-    case NCU_MISMATCH_BARRIERS: return "limits.barriers";
-    case NCU_MISMATCH_CLUSTERS: return "max_active_clusters";
-    case NCU_MISMATCH_WAVES: return "waves_per_sm";
-    case NCU_MISMATCH_SMEM_CONFIG: return "shared_mem_config_bytes";
-    case NCU_MISMATCH_DRIVER_SMEM: return "driver_shared_mem_bytes";
+    case OCC_PROFILE_NCU_MISMATCH_THEORETICAL: return "theoretical_occupancy";
+    case OCC_PROFILE_NCU_MISMATCH_WARPS: return "limits.warps";
+    case OCC_PROFILE_NCU_MISMATCH_BLOCKS: return "limits.blocks";
+    case OCC_PROFILE_NCU_MISMATCH_REGISTERS: return "limits.registers";
+    case OCC_PROFILE_NCU_MISMATCH_SHARED_MEM: return "limits.shared_mem";
+    case OCC_PROFILE_NCU_MISMATCH_BARRIERS: return "limits.barriers";
+    case OCC_PROFILE_NCU_MISMATCH_CLUSTERS: return "max_active_clusters";
+    case OCC_PROFILE_NCU_MISMATCH_WAVES: return "waves_per_sm";
+    case OCC_PROFILE_NCU_MISMATCH_SMEM_CONFIG: return "shared_mem_config_bytes";
+    case OCC_PROFILE_NCU_MISMATCH_DRIVER_SMEM: return "driver_shared_mem_bytes";
     default: return "unknown";
     }
 }
@@ -48,7 +49,7 @@ static double round_half_up(double v)
 }
 
 /* A whole number in [lo, hi] from an exported count. */
-static bool whole(const ncu_number *n, long long lo, long long hi, long long *out)
+static bool whole(const occ_profile_ncu_number *n, long long lo, long long hi, long long *out)
 {
     if (!n->present) {
         return false;
@@ -67,7 +68,7 @@ typedef struct byte_range {
     long long lo, hi, mid;
 } byte_range;
 
-static bool bytes_of(const ncu_number *n, byte_range *out)
+static bool bytes_of(const occ_profile_ncu_number *n, byte_range *out)
 {
     double lo = ceil(n->value - n->tolerance - 1e-6);
     double hi = floor(n->value + n->tolerance + 1e-6);
@@ -96,10 +97,11 @@ static bool bytes_of(const ncu_number *n, byte_range *out)
 
 typedef struct where {
     const char *file;
-    const ncu_launch *launch;
+    const occ_profile_ncu_launch *launch;
 } where;
 
-static bool fail(const where *w, occ_profile_error *err, const char *what, const ncu_number *n)
+static bool fail(const where *w, occ_profile_error *err, const char *what,
+                 const occ_profile_ncu_number *n)
 {
     return ncu_fail(err, "%s: line %lld: launch ID %lld: %s %.6g is not a value a launch can have",
                     w->file, w->launch->line, w->launch->id, what, n->value);
@@ -109,7 +111,7 @@ static bool fail(const where *w, occ_profile_error *err, const char *what, const
    capability: its name when occ knows it and its compute capability is the
    export's, else the generic entry of the export's compute capability
    (whose per-SM limits are the same). False when occ knows neither. */
-static bool export_device(ncu_gpu *g, const ncu_launch *l)
+static bool export_device(occ_profile_ncu_gpu *g, const occ_profile_ncu_launch *l)
 {
     if (g->cached && g->cached_cc_major == l->cc_major && g->cached_cc_minor == l->cc_minor &&
         strcmp(g->cached_name, l->device_name) == 0) {
@@ -131,10 +133,11 @@ static bool export_device(ncu_gpu *g, const ncu_launch *l)
 /* --gpu (or --gpu-file) against the export's device: the same compute
    capability, and where both are named GPUs of the database, the same SM
    count (an H100 PCIe's 114 SMs are not an H200's 132). */
-static bool check_forced(ncu_gpu *g, const ncu_launch *l, const where *w, occ_profile_error *err)
+static bool check_forced(occ_profile_ncu_gpu *g, const occ_profile_ncu_launch *l, const where *w,
+                         occ_profile_error *err)
 {
     const occ_device *f = &g->forced_device;
-    char device[NCU_DEVICE_NAME_BYTES + 16];
+    char device[OCC_PROFILE_NCU_DEVICE_NAME_BYTES + 16];
     snprintf(device, sizeof device, "%s%s", l->device_name[0] != '\0' ? " " : "", l->device_name);
     if (l->cc_major >= 0 && (f->cc_major != l->cc_major || f->cc_minor != l->cc_minor)) {
         return ncu_fail(err,
@@ -159,8 +162,8 @@ static bool check_forced(ncu_gpu *g, const ncu_launch *l, const where *w, occ_pr
 }
 
 /* The GPU: --gpu (when it is the export's), else the export's device. */
-static bool find_device(const ncu_launch *l, ncu_gpu *g, const where *w, occ_device *out,
-                        occ_profile_error *err)
+static bool find_device(const occ_profile_ncu_launch *l, occ_profile_ncu_gpu *g, const where *w,
+                        occ_device *out, occ_profile_error *err)
 {
     if (g->forced) {
         if (!check_forced(g, l, w, err)) {
@@ -184,11 +187,13 @@ static bool find_device(const ncu_launch *l, ncu_gpu *g, const where *w, occ_dev
    32, not 64; with none, 32 too: tests/data/ncu-h200), and libocc's
    "unlimited" (a resource the kernel does not use) is shown as the block
    slots as well. */
-static void nsight_limits(const occ_device *d, const occ_result *r, int out[NCU_LIMIT_COUNT])
+static void nsight_limits(const occ_device *d, const occ_result *r,
+                          int out[OCC_PROFILE_NCU_LIMIT_COUNT])
 {
-    const int raw[NCU_LIMIT_COUNT] = {r->limit_warps, r->limit_blocks, r->limit_registers,
-                                      r->limit_shared_mem, r->limit_barriers};
-    for (int i = 0; i < NCU_LIMIT_COUNT; i++) {
+    const int raw[OCC_PROFILE_NCU_LIMIT_COUNT] = {r->limit_warps, r->limit_blocks,
+                                                  r->limit_registers, r->limit_shared_mem,
+                                                  r->limit_barriers};
+    for (int i = 0; i < OCC_PROFILE_NCU_LIMIT_COUNT; i++) {
         out[i] = raw[i] == OCC_UNLIMITED ? d->max_blocks_per_sm : raw[i];
     }
     if (out[4] > d->max_blocks_per_sm) {
@@ -231,7 +236,7 @@ static bool in_range(double value, double tolerance, double a, double b)
 }
 
 /* The block shape: the exported dims when they multiply to the block size. */
-static void set_block(occ_kernel *k, const ncu_launch *l, long long threads)
+static void set_block(occ_kernel *k, const occ_profile_ncu_launch *l, long long threads)
 {
     const int *d = l->block_dims;
     if (d[0] > 0 && d[1] > 0 && d[2] > 0 && (long long)d[0] * d[1] * d[2] == threads) {
@@ -245,15 +250,16 @@ static void set_block(occ_kernel *k, const ncu_launch *l, long long threads)
 }
 
 /* The cluster shape: the raw page's dims, else the details page's size. */
-static void set_cluster(occ_kernel *k, const ncu_launch *l, ncu_check *c)
+static void set_cluster(occ_kernel *k, const occ_profile_ncu_launch *l, occ_profile_ncu_check *c)
 {
     long long x, y, z, size;
-    if (whole(&l->v[NCU_CLUSTER_X], 1, 16, &x) && whole(&l->v[NCU_CLUSTER_Y], 1, 16, &y) &&
-        whole(&l->v[NCU_CLUSTER_Z], 1, 16, &z)) {
+    if (whole(&l->v[OCC_PROFILE_NCU_CLUSTER_X], 1, 16, &x) &&
+        whole(&l->v[OCC_PROFILE_NCU_CLUSTER_Y], 1, 16, &y) &&
+        whole(&l->v[OCC_PROFILE_NCU_CLUSTER_Z], 1, 16, &z)) {
         k->cluster_x = (int)x;
         k->cluster_y = (int)y;
         k->cluster_z = (int)z;
-    } else if (whole(&l->v[NCU_CLUSTER_SIZE], 1, 1024, &size)) {
+    } else if (whole(&l->v[OCC_PROFILE_NCU_CLUSTER_SIZE], 1, 1024, &size)) {
         k->cluster_x = (int)size;
         k->cluster_y = k->cluster_z = 1;
     }
@@ -276,7 +282,7 @@ static void set_cluster(occ_kernel *k, const ncu_launch *l, ncu_check *c)
 /* libocc's active clusters, compared with Nsight's. The SM count is
    Nsight's: where it is not the database's (a MIG slice, a green context)
    the GPC layout is unknown and libocc's count an upper bound. */
-static void check_clusters(const ncu_launch *l, ncu_check *c)
+static void check_clusters(const occ_profile_ncu_launch *l, occ_profile_ncu_check *c)
 {
     long long ncu;
     c->ncu_max_active_clusters = -1;
@@ -284,7 +290,7 @@ static void check_clusters(const ncu_launch *l, ncu_check *c)
     if (!c->has_clusters) {
         return;
     }
-    if (whole(&l->v[NCU_MAX_ACTIVE_CLUSTERS], 0, 1LL << 30, &ncu)) {
+    if (whole(&l->v[OCC_PROFILE_NCU_MAX_ACTIVE_CLUSTERS], 0, 1LL << 30, &ncu)) {
         c->ncu_max_active_clusters = (int)ncu;
     }
     occ_device d = c->device;
@@ -302,7 +308,7 @@ static void check_clusters(const ncu_launch *l, ncu_check *c)
         bool agree = r.exact ? c->ncu_max_active_clusters == r.max_active_clusters
                              : c->ncu_max_active_clusters <= r.max_active_clusters;
         if (!agree) {
-            c->mismatches |= NCU_MISMATCH_CLUSTERS;
+            c->mismatches |= OCC_PROFILE_NCU_MISMATCH_CLUSTERS;
         }
     }
 }
@@ -316,7 +322,7 @@ static int infer_barriers(const occ_device *d, occ_kernel k, long long ncu_limit
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         int b = order[i];
         occ_result r;
-        int limits[NCU_LIMIT_COUNT];
+        int limits[OCC_PROFILE_NCU_LIMIT_COUNT];
         k.barriers = b;
         if (occ_calc(d, &k, &r, NULL) == OCC_OK) {
             nsight_limits(d, &r, limits);
@@ -328,14 +334,15 @@ static int infer_barriers(const occ_device *d, occ_kernel k, long long ncu_limit
     return 1; /* none does: the driver's default, and the limit is a mismatch */
 }
 
-static void compare(const ncu_launch *l, const occ_result *lo, const occ_result *hi, ncu_check *c)
+static void compare(const occ_profile_ncu_launch *l, const occ_result *lo, const occ_result *hi,
+                    occ_profile_ncu_check *c)
 {
-    int limits_lo[NCU_LIMIT_COUNT];
-    int limits_hi[NCU_LIMIT_COUNT];
+    int limits_lo[OCC_PROFILE_NCU_LIMIT_COUNT];
+    int limits_hi[OCC_PROFILE_NCU_LIMIT_COUNT];
     nsight_limits(&c->device, lo, limits_lo);
     nsight_limits(&c->device, hi, limits_hi);
-    for (int i = 0; i < NCU_LIMIT_COUNT; i++) {
-        const ncu_number *n = &l->v[limit_fields[i]];
+    for (int i = 0; i < OCC_PROFILE_NCU_LIMIT_COUNT; i++) {
+        const occ_profile_ncu_number *n = &l->v[limit_fields[i]];
         long long v;
         if (!whole(n, 0, 1 << 30, &v)) {
             c->ncu_limits[i] = -1;
@@ -347,39 +354,40 @@ static void compare(const ncu_launch *l, const occ_result *lo, const occ_result 
             c->mismatches |= limit_bits[i];
         }
     }
-    const ncu_number *pct = &l->v[NCU_THEORETICAL_PCT];
+    const occ_profile_ncu_number *pct = &l->v[OCC_PROFILE_NCU_THEORETICAL_PCT];
     if (!in_range(pct->value, pct->tolerance, lo->occupancy * 100.0, hi->occupancy * 100.0)) {
-        c->mismatches |= NCU_MISMATCH_THEORETICAL;
+        c->mismatches |= OCC_PROFILE_NCU_MISMATCH_THEORETICAL;
     }
-    const ncu_number *warps = &l->v[NCU_THEORETICAL_WARPS];
+    const occ_profile_ncu_number *warps = &l->v[OCC_PROFILE_NCU_THEORETICAL_WARPS];
     if (warps->present &&
         !in_range(warps->value, warps->tolerance, lo->warps_per_sm, hi->warps_per_sm)) {
-        c->mismatches |= NCU_MISMATCH_THEORETICAL;
+        c->mismatches |= OCC_PROFILE_NCU_MISMATCH_THEORETICAL;
     }
     long long grid;
-    const ncu_number *waves = &l->v[NCU_WAVES];
+    const occ_profile_ncu_number *waves = &l->v[OCC_PROFILE_NCU_WAVES];
     c->waves = -1.0;
-    if (c->sm_count > 0 && whole(&l->v[NCU_GRID_SIZE], 1, 1LL << 53, &grid) &&
+    if (c->sm_count > 0 && whole(&l->v[OCC_PROFILE_NCU_GRID_SIZE], 1, 1LL << 53, &grid) &&
         c->result.blocks_per_sm > 0) {
         c->waves = (double)grid / ((double)c->result.blocks_per_sm * c->sm_count);
         if (waves->present && lo->blocks_per_sm > 0 && hi->blocks_per_sm > 0) {
             double w_lo = (double)grid / ((double)lo->blocks_per_sm * c->sm_count);
             double w_hi = (double)grid / ((double)hi->blocks_per_sm * c->sm_count);
             if (!in_range(waves->value, waves->tolerance, w_lo, w_hi)) {
-                c->mismatches |= NCU_MISMATCH_WAVES;
+                c->mismatches |= OCC_PROFILE_NCU_MISMATCH_WAVES;
             }
         }
     }
     byte_range driver;
-    if (l->v[NCU_DRIVER_SMEM].present && bytes_of(&l->v[NCU_DRIVER_SMEM], &driver) &&
+    if (l->v[OCC_PROFILE_NCU_DRIVER_SMEM].present &&
+        bytes_of(&l->v[OCC_PROFILE_NCU_DRIVER_SMEM], &driver) &&
         (driver.lo > c->device.smem_reserved_per_block_bytes ||
          driver.hi < c->device.smem_reserved_per_block_bytes)) {
-        c->mismatches |= NCU_MISMATCH_DRIVER_SMEM;
+        c->mismatches |= OCC_PROFILE_NCU_MISMATCH_DRIVER_SMEM;
     }
 }
 
-static bool check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, ncu_check *c,
-                         occ_profile_error *err)
+static bool check_launch(const occ_profile_ncu_launch *l, occ_profile_ncu_gpu *gpu,
+                         const char *file, occ_profile_ncu_check *c, occ_profile_error *err)
 {
     memset(c, 0, sizeof *c);
     const where w = {file, l};
@@ -392,35 +400,36 @@ static bool check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, nc
     occ_kernel_init(&k);
     long long threads, regs, barriers, sms, grid;
     byte_range stat, dyn, cfg;
-    if (!whole(&l->v[NCU_BLOCK_SIZE], 1, 1 << 20, &threads)) {
-        return fail(&w, err, "block size", &l->v[NCU_BLOCK_SIZE]);
+    if (!whole(&l->v[OCC_PROFILE_NCU_BLOCK_SIZE], 1, 1 << 20, &threads)) {
+        return fail(&w, err, "block size", &l->v[OCC_PROFILE_NCU_BLOCK_SIZE]);
     }
     /* beyond 2^53 blocks a count is not exact in a double (no launch comes
        near: the H200 exports' largest grid is 65,536 blocks) */
-    if (!whole(&l->v[NCU_GRID_SIZE], 1, 1LL << 53, &grid)) {
-        return fail(&w, err, "grid size", &l->v[NCU_GRID_SIZE]);
+    if (!whole(&l->v[OCC_PROFILE_NCU_GRID_SIZE], 1, 1LL << 53, &grid)) {
+        return fail(&w, err, "grid size", &l->v[OCC_PROFILE_NCU_GRID_SIZE]);
     }
-    if (!whole(&l->v[NCU_REGS], 0, 1 << 20, &regs)) {
-        return fail(&w, err, "registers per thread", &l->v[NCU_REGS]);
+    if (!whole(&l->v[OCC_PROFILE_NCU_REGS], 0, 1 << 20, &regs)) {
+        return fail(&w, err, "registers per thread", &l->v[OCC_PROFILE_NCU_REGS]);
     }
-    if (!bytes_of(&l->v[NCU_STATIC_SMEM], &stat)) {
-        return fail(&w, err, "static shared memory (bytes)", &l->v[NCU_STATIC_SMEM]);
+    if (!bytes_of(&l->v[OCC_PROFILE_NCU_STATIC_SMEM], &stat)) {
+        return fail(&w, err, "static shared memory (bytes)", &l->v[OCC_PROFILE_NCU_STATIC_SMEM]);
     }
-    if (!bytes_of(&l->v[NCU_DYN_SMEM], &dyn)) {
-        return fail(&w, err, "dynamic shared memory (bytes)", &l->v[NCU_DYN_SMEM]);
+    if (!bytes_of(&l->v[OCC_PROFILE_NCU_DYN_SMEM], &dyn)) {
+        return fail(&w, err, "dynamic shared memory (bytes)", &l->v[OCC_PROFILE_NCU_DYN_SMEM]);
     }
-    if (!bytes_of(&l->v[NCU_SMEM_CONFIG], &cfg)) {
-        return fail(&w, err, "shared memory configuration (bytes)", &l->v[NCU_SMEM_CONFIG]);
+    if (!bytes_of(&l->v[OCC_PROFILE_NCU_SMEM_CONFIG], &cfg)) {
+        return fail(&w, err, "shared memory configuration (bytes)",
+                    &l->v[OCC_PROFILE_NCU_SMEM_CONFIG]);
     }
     set_block(&k, l, threads);
     k.regs_per_thread = (int)regs;
     if (!config_step(d, &cfg, &k.smem_config_bytes)) {
-        c->mismatches |= NCU_MISMATCH_SMEM_CONFIG;
+        c->mismatches |= OCC_PROFILE_NCU_MISMATCH_SMEM_CONFIG;
     }
     c->smem_config_bytes = k.smem_config_bytes;
     set_cluster(&k, l, c);
     c->sm_count = d->sm_count;
-    if (whole(&l->v[NCU_SM_COUNT], 1, 1 << 20, &sms)) {
+    if (whole(&l->v[OCC_PROFILE_NCU_SM_COUNT], 1, 1 << 20, &sms)) {
         c->sm_count = (int)sms;
     }
 
@@ -431,16 +440,16 @@ static bool check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, nc
         at[p].static_smem_bytes = (int)picked(&stat, (pick)p);
         at[p].dyn_smem_bytes = (int)picked(&dyn, (pick)p);
     }
-    if (l->v[NCU_BARRIERS].present) {
-        if (!whole(&l->v[NCU_BARRIERS], 0, 1 << 20, &barriers)) {
-            return fail(&w, err, "barriers", &l->v[NCU_BARRIERS]);
+    if (l->v[OCC_PROFILE_NCU_BARRIERS].present) {
+        if (!whole(&l->v[OCC_PROFILE_NCU_BARRIERS], 0, 1 << 20, &barriers)) {
+            return fail(&w, err, "barriers", &l->v[OCC_PROFILE_NCU_BARRIERS]);
         }
         for (int p = PICK_LO; p <= PICK_HI; p++) {
             at[p].barriers = (int)barriers;
         }
     } else {
         long long ncu_limit = -1;
-        whole(&l->v[NCU_LIMIT_BARRIERS], 0, 1 << 30, &ncu_limit);
+        whole(&l->v[OCC_PROFILE_NCU_LIMIT_BARRIERS], 0, 1 << 30, &ncu_limit);
         int b = infer_barriers(d, at[PICK_MID], ncu_limit);
         for (int p = PICK_LO; p <= PICK_HI; p++) {
             at[p].barriers = b;
@@ -465,9 +474,9 @@ static bool check_launch(const ncu_launch *l, ncu_gpu *gpu, const char *file, nc
     c->exact_inputs = exact;
     nsight_limits(d, &c->result, c->limits);
     c->theoretical = c->result.occupancy;
-    c->ncu_theoretical = l->v[NCU_THEORETICAL_PCT].value / 100.0;
-    c->has_achieved = l->v[NCU_ACHIEVED_PCT].present;
-    c->achieved = c->has_achieved ? l->v[NCU_ACHIEVED_PCT].value / 100.0 : 0.0;
+    c->ncu_theoretical = l->v[OCC_PROFILE_NCU_THEORETICAL_PCT].value / 100.0;
+    c->has_achieved = l->v[OCC_PROFILE_NCU_ACHIEVED_PCT].present;
+    c->achieved = c->has_achieved ? l->v[OCC_PROFILE_NCU_ACHIEVED_PCT].value / 100.0 : 0.0;
     /* the most blocks (fewest bytes) and the fewest (most bytes) */
     compare(l, &res[PICK_LO], &res[PICK_HI], c);
     check_clusters(l, c);

@@ -1,5 +1,5 @@
 /*
- * ncu_number.c - Nsight Compute's numbers and units: "1,024" with thousands
+ * occ_profile_ncu_number.c - Nsight Compute's numbers and units: "1,024" with thousands
  * separators, "32.768000" in Kbyte (1000 bytes), "167.94 (0: 167.94)" with
  * metric instances. Each number keeps half a unit of its last printed digit,
  * so that a value the details page rounded ("32.77 Kbyte") is compared as the
@@ -28,7 +28,7 @@ static bool is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-bool ncu_parse_number(const char *text, ncu_number *out)
+bool occ_profile_ncu_parse_number(const char *text, occ_profile_ncu_number *out)
 {
     out->present = false;
     const char *p = text;

@@ -27,54 +27,65 @@
    The details page of LaunchStats and Occupancy has no barrier count, no
    cluster shape (only its size) and no duration (that is in the GPU Speed
    Of Light section, whose "Duration" occ reads when it is there). */
-static const ncu_field_info fields[NCU_FIELD_COUNT] = {
-    [NCU_BLOCK_SIZE] = {"launch__block_size", "Block Size", NCU_KIND_COUNT, true, "thread",
-                        "block size"},
-    [NCU_GRID_SIZE] = {"launch__grid_size", "Grid Size", NCU_KIND_COUNT, true, "block",
-                       "grid size"},
-    [NCU_REGS] = {"launch__registers_per_thread", "Registers Per Thread", NCU_KIND_COUNT, true,
-                  "register/thread|register", "registers per thread"},
-    [NCU_STATIC_SMEM] = {"launch__shared_mem_per_block_static", "Static Shared Memory Per Block",
-                         NCU_KIND_BYTES, true, NULL, "static shared memory"},
-    [NCU_DYN_SMEM] = {"launch__shared_mem_per_block_dynamic", "Dynamic Shared Memory Per Block",
-                      NCU_KIND_BYTES, true, NULL, "dynamic shared memory"},
-    [NCU_DRIVER_SMEM] = {"launch__shared_mem_per_block_driver", "Driver Shared Memory Per Block",
-                         NCU_KIND_BYTES, false, NULL, "driver's shared memory"},
-    [NCU_SMEM_CONFIG] = {"launch__shared_mem_config_size", "Shared Memory Configuration Size",
-                         NCU_KIND_BYTES, true, NULL, "shared memory configuration"},
-    [NCU_BARRIERS] = {"launch__barrier_count", NULL, NCU_KIND_COUNT, false, "barrier",
-                      "barrier count"},
-    [NCU_CLUSTER_X] = {"launch__cluster_dim_x", NULL, NCU_KIND_COUNT, false, "block",
-                       "cluster dimension x"},
-    [NCU_CLUSTER_Y] = {"launch__cluster_dim_y", NULL, NCU_KIND_COUNT, false, "block",
-                       "cluster dimension y"},
-    [NCU_CLUSTER_Z] = {"launch__cluster_dim_z", NULL, NCU_KIND_COUNT, false, "block",
-                       "cluster dimension z"},
-    [NCU_CLUSTER_SIZE] = {"launch__cluster_size", "Cluster Size", NCU_KIND_COUNT, false, "block",
-                          "cluster size"},
-    [NCU_MAX_ACTIVE_CLUSTERS] = {"launch__cluster_max_active", "Max Active Clusters",
-                                 NCU_KIND_COUNT, false, "cluster", "active clusters"},
-    [NCU_SM_COUNT] = {"launch__sm_count", "# SMs", NCU_KIND_COUNT, false, "SM", "SM count"},
-    [NCU_WAVES] = {"launch__waves_per_multiprocessor", "Waves Per SM", NCU_KIND_COUNT, false,
-                   "wave", "waves per SM"},
-    [NCU_DURATION] = {"gpu__time_duration.sum", "Duration", NCU_KIND_TIME, false, NULL, "duration"},
-    [NCU_LIMIT_WARPS] = {"launch__occupancy_limit_warps", "Block Limit Warps", NCU_KIND_COUNT, true,
-                         "block", "Block Limit Warps"},
-    [NCU_LIMIT_BLOCKS] = {"launch__occupancy_limit_blocks", "Block Limit SM", NCU_KIND_COUNT, true,
-                          "block", "Block Limit SM"},
-    [NCU_LIMIT_REGISTERS] = {"launch__occupancy_limit_registers", "Block Limit Registers",
-                             NCU_KIND_COUNT, true, "block", "Block Limit Registers"},
-    [NCU_LIMIT_SHARED_MEM] = {"launch__occupancy_limit_shared_mem", "Block Limit Shared Mem",
-                              NCU_KIND_COUNT, true, "block", "Block Limit Shared Mem"},
-    [NCU_LIMIT_BARRIERS] = {"launch__occupancy_limit_barriers", "Block Limit Barriers",
-                            NCU_KIND_COUNT, true, "block", "Block Limit Barriers"},
-    [NCU_THEORETICAL_PCT] = {"sm__maximum_warps_per_active_cycle_pct", "Theoretical Occupancy",
-                             NCU_KIND_PERCENT, true, NULL, "theoretical occupancy"},
-    [NCU_THEORETICAL_WARPS] = {"sm__maximum_warps_avg_per_active_cycle",
-                               "Theoretical Active Warps per SM", NCU_KIND_COUNT, false, "warp",
-                               "theoretical warps per SM"},
-    [NCU_ACHIEVED_PCT] = {"sm__warps_active.avg.pct_of_peak_sustained_active", "Achieved Occupancy",
-                          NCU_KIND_PERCENT, false, NULL, "achieved occupancy"},
+static const ncu_field_info fields[OCC_PROFILE_NCU_FIELD_COUNT] = {
+    [OCC_PROFILE_NCU_BLOCK_SIZE] = {"launch__block_size", "Block Size", NCU_KIND_COUNT, true,
+                                    "thread", "block size"},
+    [OCC_PROFILE_NCU_GRID_SIZE] = {"launch__grid_size", "Grid Size", NCU_KIND_COUNT, true, "block",
+                                   "grid size"},
+    [OCC_PROFILE_NCU_REGS] = {"launch__registers_per_thread", "Registers Per Thread",
+                              NCU_KIND_COUNT, true, "register/thread|register",
+                              "registers per thread"},
+    [OCC_PROFILE_NCU_STATIC_SMEM] = {"launch__shared_mem_per_block_static",
+                                     "Static Shared Memory Per Block", NCU_KIND_BYTES, true, NULL,
+                                     "static shared memory"},
+    [OCC_PROFILE_NCU_DYN_SMEM] = {"launch__shared_mem_per_block_dynamic",
+                                  "Dynamic Shared Memory Per Block", NCU_KIND_BYTES, true, NULL,
+                                  "dynamic shared memory"},
+    [OCC_PROFILE_NCU_DRIVER_SMEM] = {"launch__shared_mem_per_block_driver",
+                                     "Driver Shared Memory Per Block", NCU_KIND_BYTES, false, NULL,
+                                     "driver's shared memory"},
+    [OCC_PROFILE_NCU_SMEM_CONFIG] = {"launch__shared_mem_config_size",
+                                     "Shared Memory Configuration Size", NCU_KIND_BYTES, true, NULL,
+                                     "shared memory configuration"},
+    [OCC_PROFILE_NCU_BARRIERS] = {"launch__barrier_count", NULL, NCU_KIND_COUNT, false, "barrier",
+                                  "barrier count"},
+    [OCC_PROFILE_NCU_CLUSTER_X] = {"launch__cluster_dim_x", NULL, NCU_KIND_COUNT, false, "block",
+                                   "cluster dimension x"},
+    [OCC_PROFILE_NCU_CLUSTER_Y] = {"launch__cluster_dim_y", NULL, NCU_KIND_COUNT, false, "block",
+                                   "cluster dimension y"},
+    [OCC_PROFILE_NCU_CLUSTER_Z] = {"launch__cluster_dim_z", NULL, NCU_KIND_COUNT, false, "block",
+                                   "cluster dimension z"},
+    [OCC_PROFILE_NCU_CLUSTER_SIZE] = {"launch__cluster_size", "Cluster Size", NCU_KIND_COUNT, false,
+                                      "block", "cluster size"},
+    [OCC_PROFILE_NCU_MAX_ACTIVE_CLUSTERS] = {"launch__cluster_max_active", "Max Active Clusters",
+                                             NCU_KIND_COUNT, false, "cluster", "active clusters"},
+    [OCC_PROFILE_NCU_SM_COUNT] = {"launch__sm_count", "# SMs", NCU_KIND_COUNT, false, "SM",
+                                  "SM count"},
+    [OCC_PROFILE_NCU_WAVES] = {"launch__waves_per_multiprocessor", "Waves Per SM", NCU_KIND_COUNT,
+                               false, "wave", "waves per SM"},
+    [OCC_PROFILE_NCU_DURATION] = {"gpu__time_duration.sum", "Duration", NCU_KIND_TIME, false, NULL,
+                                  "duration"},
+    [OCC_PROFILE_NCU_LIMIT_WARPS] = {"launch__occupancy_limit_warps", "Block Limit Warps",
+                                     NCU_KIND_COUNT, true, "block", "Block Limit Warps"},
+    [OCC_PROFILE_NCU_LIMIT_BLOCKS] = {"launch__occupancy_limit_blocks", "Block Limit SM",
+                                      NCU_KIND_COUNT, true, "block", "Block Limit SM"},
+    [OCC_PROFILE_NCU_LIMIT_REGISTERS] = {"launch__occupancy_limit_registers",
+                                         "Block Limit Registers", NCU_KIND_COUNT, true, "block",
+                                         "Block Limit Registers"},
+    [OCC_PROFILE_NCU_LIMIT_SHARED_MEM] = {"launch__occupancy_limit_shared_mem",
+                                          "Block Limit Shared Mem", NCU_KIND_COUNT, true, "block",
+                                          "Block Limit Shared Mem"},
+    [OCC_PROFILE_NCU_LIMIT_BARRIERS] = {"launch__occupancy_limit_barriers", "Block Limit Barriers",
+                                        NCU_KIND_COUNT, true, "block", "Block Limit Barriers"},
+    [OCC_PROFILE_NCU_THEORETICAL_PCT] = {"sm__maximum_warps_per_active_cycle_pct",
+                                         "Theoretical Occupancy", NCU_KIND_PERCENT, true, NULL,
+                                         "theoretical occupancy"},
+    [OCC_PROFILE_NCU_THEORETICAL_WARPS] = {"sm__maximum_warps_avg_per_active_cycle",
+                                           "Theoretical Active Warps per SM", NCU_KIND_COUNT, false,
+                                           "warp", "theoretical warps per SM"},
+    [OCC_PROFILE_NCU_ACHIEVED_PCT] = {"sm__warps_active.avg.pct_of_peak_sustained_active",
+                                      "Achieved Occupancy", NCU_KIND_PERCENT, false, NULL,
+                                      "achieved occupancy"},
 };
 
 /* The figures no launch can have, refused where they are read; libocc
@@ -86,25 +97,25 @@ typedef struct value_rule {
     const char *max_why; /* after "is above MAX" */
 } value_rule;
 
-static const value_rule rules[NCU_FIELD_COUNT] = {
-    [NCU_THEORETICAL_PCT] = {true, false, 0.0, 100.0, ""},
-    [NCU_ACHIEVED_PCT] = {true, false, 0.0, 100.0, ""},
-    [NCU_DURATION] = {true, false, 0.0, INFINITY, ""},
-    [NCU_SM_COUNT] = {true, true, 1.0, NCU_MAX_SM_COUNT,
-                      ", the most occ ncu takes (4 x the largest GPU occ knows)"},
-    [NCU_CLUSTER_X] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
-                       ", the most blocks a cluster launch can have"},
-    [NCU_CLUSTER_Y] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
-                       ", the most blocks a cluster launch can have"},
-    [NCU_CLUSTER_Z] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
-                       ", the most blocks a cluster launch can have"},
-    [NCU_CLUSTER_SIZE] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
-                          ", the most blocks a cluster launch can have"},
+static const value_rule rules[OCC_PROFILE_NCU_FIELD_COUNT] = {
+    [OCC_PROFILE_NCU_THEORETICAL_PCT] = {true, false, 0.0, 100.0, ""},
+    [OCC_PROFILE_NCU_ACHIEVED_PCT] = {true, false, 0.0, 100.0, ""},
+    [OCC_PROFILE_NCU_DURATION] = {true, false, 0.0, INFINITY, ""},
+    [OCC_PROFILE_NCU_SM_COUNT] = {true, true, 1.0, OCC_PROFILE_NCU_MAX_SM_COUNT,
+                                  ", the most occ ncu takes (4 x the largest GPU occ knows)"},
+    [OCC_PROFILE_NCU_CLUSTER_X] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                                   ", the most blocks a cluster launch can have"},
+    [OCC_PROFILE_NCU_CLUSTER_Y] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                                   ", the most blocks a cluster launch can have"},
+    [OCC_PROFILE_NCU_CLUSTER_Z] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                                   ", the most blocks a cluster launch can have"},
+    [OCC_PROFILE_NCU_CLUSTER_SIZE] = {true, true, 0.0, OCC_CLUSTER_NON_PORTABLE_MAX,
+                                      ", the most blocks a cluster launch can have"},
 };
 
-const ncu_field_info *ncu_field_at(ncu_field field)
+const ncu_field_info *ncu_field_at(occ_profile_ncu_field field)
 {
-    return (unsigned)field < NCU_FIELD_COUNT ? &fields[field] : NULL;
+    return (unsigned)field < OCC_PROFILE_NCU_FIELD_COUNT ? &fields[field] : NULL;
 }
 
 /* The columns both pages begin with, and the text ones occ reads. */
@@ -139,12 +150,12 @@ struct occ_profile_ncu_reader {
     FILE *owned; /* the file occ_profile_ncu_open opened */
     ncu_csv csv;
     const char *name;
-    ncu_page page;
-    int columns;                    /* fields of the header */
-    int text_col[COL_TEXT_END];     /* -1: absent */
-    int field_col[NCU_FIELD_COUNT]; /* raw page: -1 absent */
-    double scale[NCU_FIELD_COUNT];  /* raw page: the units row's, to occ's unit */
-    int raw_order[NCU_FIELD_COUNT]; /* raw page: the fields present, by column */
+    occ_profile_ncu_page page;
+    int columns;                                /* fields of the header */
+    int text_col[COL_TEXT_END];                 /* -1: absent */
+    int field_col[OCC_PROFILE_NCU_FIELD_COUNT]; /* raw page: -1 absent */
+    double scale[OCC_PROFILE_NCU_FIELD_COUNT];  /* raw page: the units row's, to occ's unit */
+    int raw_order[OCC_PROFILE_NCU_FIELD_COUNT]; /* raw page: the fields present, by column */
     int raw_count;
     int needed_fields;       /* details page: the fields a metric row has at least */
     long long skipped_lines; /* before the header */
@@ -153,7 +164,8 @@ struct occ_profile_ncu_reader {
     /* details page: the record that began the next launch is still in csv */
     bool pending;
     bool ended;
-    long long row_line[NCU_FIELD_COUNT]; /* details page: the launch's row of each; 0 none */
+    long long
+        row_line[OCC_PROFILE_NCU_FIELD_COUNT]; /* details page: the launch's row of each; 0 none */
     long long policy_line;
     char *kernel_name; /* details page: the launch's name, copied */
     size_t kernel_name_cap;
@@ -181,14 +193,14 @@ void occ_profile_ncu_free(occ_profile_ncu_reader *r)
     }
 }
 
-static const char *field_text(ncu_reader *r, int col)
+static const char *field_text(occ_profile_ncu_reader *r, int col)
 {
     return ncu_csv_field(&r->csv, col);
 }
 
 /* True, with one line in err, when the CSV reader stopped or the record is
    not CSV as Nsight writes it. */
-static bool csv_failed(ncu_reader *r, csv_status st, occ_profile_error *err)
+static bool csv_failed(occ_profile_ncu_reader *r, csv_status st, occ_profile_error *err)
 {
     const ncu_csv *c = &r->csv;
     switch (st) {
@@ -201,7 +213,7 @@ static bool csv_failed(ncu_reader *r, csv_status st, occ_profile_error *err)
         return !ncu_fail(err,
                          "%s: line %lld: a record longer than %d bytes, the most occ ncu "
                          "reads: not an Nsight Compute export",
-                         r->name, c->line, NCU_MAX_RECORD_BYTES);
+                         r->name, c->line, OCC_PROFILE_NCU_MAX_RECORD_BYTES);
     default: break;
     }
     if (c->has_nul) {
@@ -229,7 +241,7 @@ static bool csv_failed(ncu_reader *r, csv_status st, occ_profile_error *err)
 /* The next record that is not one of ncu's own messages ("==PROF== ...",
    "==WARNING== ..."), which it prints among the CSV when its output was
    redirected to the file: no ID and no header starts with "==". */
-static csv_status next_record(ncu_reader *r)
+static csv_status next_record(occ_profile_ncu_reader *r)
 {
     for (;;) {
         csv_status st = ncu_csv_next(&r->csv);
@@ -240,7 +252,7 @@ static csv_status next_record(ncu_reader *r)
     }
 }
 
-static int find_column(ncu_reader *r, const char *name)
+static int find_column(occ_profile_ncu_reader *r, const char *name)
 {
     for (int i = 0; i < r->csv.field_count && i < r->csv.max_fields; i++) {
         if (strcmp(field_text(r, i), name) == 0) {
@@ -291,13 +303,13 @@ static bool is_header_line(const char *line, size_t len)
 }
 
 /* The lines before the header, skipped: they are not part of the export. */
-static bool skip_to_header(ncu_reader *r, occ_profile_error *err)
+static bool skip_to_header(occ_profile_ncu_reader *r, occ_profile_error *err)
 {
     ncu_csv *c = &r->csv;
     long long lines;
     long long bytes;
-    ncu_csv_skip got = ncu_csv_skip_lines(c, is_header_line, NCU_MAX_SKIPPED_LINES,
-                                          NCU_MAX_SKIPPED_BYTES, &lines, &bytes);
+    ncu_csv_skip got = ncu_csv_skip_lines(c, is_header_line, OCC_PROFILE_NCU_MAX_SKIPPED_LINES,
+                                          OCC_PROFILE_NCU_MAX_SKIPPED_BYTES, &lines, &bytes);
     r->skipped_lines = lines;
     char a[32];
     char b[32];
@@ -330,7 +342,7 @@ static bool skip_to_header(ncu_reader *r, occ_profile_error *err)
 }
 
 /* The header: which page, where the columns are. */
-static bool read_header(ncu_reader *r, occ_profile_error *err)
+static bool read_header(occ_profile_ncu_reader *r, occ_profile_error *err)
 {
     ncu_csv *c = &r->csv;
     if (!skip_to_header(r, err)) {
@@ -358,7 +370,7 @@ static bool read_header(ncu_reader *r, occ_profile_error *err)
                         r->name, c->line, ncu_visible(field_text(r, 0), shown, sizeof shown));
     }
     bool details = r->text_col[COL_METRIC] >= 0 && r->text_col[COL_VALUE] >= 0;
-    r->page = details ? NCU_PAGE_DETAILS : NCU_PAGE_RAW;
+    r->page = details ? OCC_PROFILE_NCU_PAGE_DETAILS : OCC_PROFILE_NCU_PAGE_RAW;
     if (details) {
         if (r->text_col[COL_UNIT] < 0) {
             return ncu_fail(err, "%s: line %lld: the details page has no 'Metric Unit' column",
@@ -373,7 +385,7 @@ static bool read_header(ncu_reader *r, occ_profile_error *err)
         }
         return true;
     }
-    for (int f = 0; f < NCU_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_PROFILE_NCU_FIELD_COUNT; f++) {
         r->field_col[f] = find_column(r, fields[f].raw_column);
         if (r->field_col[f] < 0 && fields[f].required) {
             return ncu_fail(err,
@@ -396,7 +408,7 @@ static bool read_header(ncu_reader *r, occ_profile_error *err)
 }
 
 /* The raw page's units row, right under the header: its ID is empty. */
-static bool read_units(ncu_reader *r, occ_profile_error *err)
+static bool read_units(occ_profile_ncu_reader *r, occ_profile_error *err)
 {
     ncu_csv *c = &r->csv;
     csv_status st = next_record(r);
@@ -413,7 +425,7 @@ static bool read_units(ncu_reader *r, occ_profile_error *err)
                         "ID and %d fields) under the header",
                         r->name, c->line, r->columns);
     }
-    for (int f = 0; f < NCU_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_PROFILE_NCU_FIELD_COUNT; f++) {
         if (r->field_col[f] < 0) {
             continue;
         }
@@ -429,8 +441,9 @@ static occ_status open_reader(FILE *in, FILE *owned, const char *name, occ_profi
                               occ_profile_error *err)
 {
     *out = NULL;
-    ncu_reader *r = calloc(1, sizeof *r);
-    if (r == NULL || !ncu_csv_init(&r->csv, in, NCU_MAX_RECORD_BYTES, NCU_MAX_FIELDS)) {
+    occ_profile_ncu_reader *r = calloc(1, sizeof *r);
+    if (r == NULL ||
+        !ncu_csv_init(&r->csv, in, OCC_PROFILE_NCU_MAX_RECORD_BYTES, OCC_PROFILE_NCU_MAX_FIELDS)) {
         free(r);
         if (owned != NULL) {
             fclose(owned);
@@ -440,7 +453,7 @@ static occ_status open_reader(FILE *in, FILE *owned, const char *name, occ_profi
     }
     r->owned = owned;
     r->name = name;
-    if (!read_header(r, err) || (r->page == NCU_PAGE_RAW && !read_units(r, err))) {
+    if (!read_header(r, err) || (r->page == OCC_PROFILE_NCU_PAGE_RAW && !read_units(r, err))) {
         occ_profile_ncu_free(r);
         return err ? err->status : OCC_ERR_BAD_FORMAT;
     }
@@ -531,19 +544,19 @@ static void parse_cc(const char *text, int *major, int *minor)
     *minor = (int)b;
 }
 
-static const char *text_at(ncu_reader *r, int column)
+static const char *text_at(occ_profile_ncu_reader *r, int column)
 {
     int col = r->text_col[column];
     return col >= 0 ? field_text(r, col) : "";
 }
 
 /* The record's ID: a whole number above the previous launch's. */
-static bool record_id(ncu_reader *r, long long *id, occ_profile_error *err)
+static bool record_id(occ_profile_ncu_reader *r, long long *id, occ_profile_error *err)
 {
     const char *text = text_at(r, COL_ID);
-    ncu_number n;
+    occ_profile_ncu_number n;
     char shown[64];
-    if (!ncu_parse_number(text, &n) || n.value < 0 || n.value > 9e15 ||
+    if (!occ_profile_ncu_parse_number(text, &n) || n.value < 0 || n.value > 9e15 ||
         n.value != (double)(long long)n.value) {
         if (strcmp(text, "ID") == 0) {
             return ncu_fail(err,
@@ -558,7 +571,7 @@ static bool record_id(ncu_reader *r, long long *id, occ_profile_error *err)
     return true;
 }
 
-static bool check_order(ncu_reader *r, long long id, occ_profile_error *err)
+static bool check_order(occ_profile_ncu_reader *r, long long id, occ_profile_error *err)
 {
     if (r->have_id && id <= r->last_id) {
         return ncu_fail(err,
@@ -581,7 +594,7 @@ static void copy_text(char *to, size_t cap, const char *from)
 }
 
 /* The launch's text columns, from the current record. */
-static void launch_texts(ncu_reader *r, ncu_launch *l)
+static void launch_texts(occ_profile_ncu_reader *r, occ_profile_ncu_launch *l)
 {
     copy_text(l->device_name, sizeof l->device_name, text_at(r, COL_DEVICE));
     parse_cc(text_at(r, COL_CC), &l->cc_major, &l->cc_minor);
@@ -591,9 +604,10 @@ static void launch_texts(ncu_reader *r, ncu_launch *l)
 }
 
 /* "column 'launch__sm_count'" or "'# SMs'": where a value came from. */
-static const char *source_of(const ncu_reader *r, ncu_field f, char *buf, size_t cap)
+static const char *source_of(const occ_profile_ncu_reader *r, occ_profile_ncu_field f, char *buf,
+                             size_t cap)
 {
-    if (r->page == NCU_PAGE_RAW) {
+    if (r->page == OCC_PROFILE_NCU_PAGE_RAW) {
         snprintf(buf, cap, "column '%s'", fields[f].raw_column);
     } else {
         snprintf(buf, cap, "'%s'", fields[f].details_metric);
@@ -608,7 +622,8 @@ static const char *unit_word(ncu_kind kind)
 
 /* A figure no launch can have: below or above its rule, or a fraction of a
    count. */
-static bool check_rule(ncu_reader *r, ncu_field f, const ncu_number *n, occ_profile_error *err)
+static bool check_rule(occ_profile_ncu_reader *r, occ_profile_ncu_field f,
+                       const occ_profile_ncu_number *n, occ_profile_error *err)
 {
     const value_rule *rule = &rules[f];
     if (!rule->ruled) {
@@ -642,16 +657,16 @@ static bool check_rule(ncu_reader *r, ncu_field f, const ncu_number *n, occ_prof
 
 /* One value of a field, scaled to occ's unit: empty or "n/a" is absent;
    anything else must be a number, and one a launch can have. */
-static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *text, double scale,
-                      occ_profile_error *err)
+static bool set_value(occ_profile_ncu_reader *r, occ_profile_ncu_launch *l, occ_profile_ncu_field f,
+                      const char *text, double scale, occ_profile_error *err)
 {
     char shown[64];
     char where[96];
     if (text[0] == '\0' || (text[0] == 'n' && strcmp(text, "n/a") == 0)) {
         return true;
     }
-    ncu_number n;
-    if (!ncu_parse_number(text, &n)) {
+    occ_profile_ncu_number n;
+    if (!occ_profile_ncu_parse_number(text, &n)) {
         return ncu_fail(err, "%s: line %lld: %s: '%s' is not a number", r->name, r->csv.line,
                         source_of(r, f, where, sizeof where),
                         ncu_visible(text, shown, sizeof shown));
@@ -659,7 +674,7 @@ static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *tex
     /* The details page prints two decimals and drops them from whole
        numbers: "30" Kbyte is 30.00, not 30 +- 0.5 (the H200 exports: the
        same launches read 30.000000 on the raw page). */
-    if (r->page == NCU_PAGE_DETAILS && n.tolerance > DETAILS_TOLERANCE) {
+    if (r->page == OCC_PROFILE_NCU_PAGE_DETAILS && n.tolerance > DETAILS_TOLERANCE) {
         n.tolerance = DETAILS_TOLERANCE;
     }
     n.value *= scale;
@@ -671,11 +686,12 @@ static bool set_value(ncu_reader *r, ncu_launch *l, ncu_field f, const char *tex
     return true;
 }
 
-static bool check_required(const ncu_reader *r, const ncu_launch *l, occ_profile_error *err)
+static bool check_required(const occ_profile_ncu_reader *r, const occ_profile_ncu_launch *l,
+                           occ_profile_error *err)
 {
-    for (int f = 0; f < NCU_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_PROFILE_NCU_FIELD_COUNT; f++) {
         if (fields[f].required && !l->v[f].present) {
-            if (r->page == NCU_PAGE_RAW) {
+            if (r->page == OCC_PROFILE_NCU_PAGE_RAW) {
                 return ncu_fail(err, "%s: line %lld: launch ID %lld: column '%s' is empty", r->name,
                                 l->line, l->id, fields[f].raw_column);
             }
@@ -690,9 +706,10 @@ static bool check_required(const ncu_reader *r, const ncu_launch *l, occ_profile
 
 /* The raw page's cluster shape: each dimension 1 or more in a cluster
    launch, 0 in others, and the size their product. */
-static bool check_cluster_shape(const ncu_reader *r, const ncu_launch *l, occ_profile_error *err)
+static bool check_cluster_shape(const occ_profile_ncu_reader *r, const occ_profile_ncu_launch *l,
+                                occ_profile_error *err)
 {
-    const ncu_number *dim = &l->v[NCU_CLUSTER_X];
+    const occ_profile_ncu_number *dim = &l->v[OCC_PROFILE_NCU_CLUSTER_X];
     if (!dim[0].present || !dim[1].present || !dim[2].present) {
         return true; /* not exported: the size alone, as on the details page */
     }
@@ -713,7 +730,7 @@ static bool check_cluster_shape(const ncu_reader *r, const ncu_launch *l, occ_pr
                         "%lld blocks is above %d, the most blocks a cluster launch can have",
                         r->name, l->line, l->id, x, y, z, product, OCC_CLUSTER_NON_PORTABLE_MAX);
     }
-    const ncu_number *size = &l->v[NCU_CLUSTER_SIZE];
+    const occ_profile_ncu_number *size = &l->v[OCC_PROFILE_NCU_CLUSTER_SIZE];
     if (size->present && (long long)floor(size->value + 0.5) != product) {
         return ncu_fail(err,
                         "%s: line %lld: launch ID %lld: cluster size %.15g is not %lld, the "
@@ -723,12 +740,12 @@ static bool check_cluster_shape(const ncu_reader *r, const ncu_launch *l, occ_pr
     return true;
 }
 
-static bool record_shape(ncu_reader *r, csv_status st, occ_profile_error *err)
+static bool record_shape(occ_profile_ncu_reader *r, csv_status st, occ_profile_error *err)
 {
     if (csv_failed(r, st, err)) {
         return false;
     }
-    int needed = r->page == NCU_PAGE_DETAILS ? r->needed_fields : r->columns;
+    int needed = r->page == OCC_PROFILE_NCU_PAGE_DETAILS ? r->needed_fields : r->columns;
     if (r->csv.field_count < needed || r->csv.field_count > r->columns) {
         return ncu_fail(err,
                         "%s: line %lld: %d fields; the header has %d (the file is cut short "
@@ -738,7 +755,7 @@ static bool record_shape(ncu_reader *r, csv_status st, occ_profile_error *err)
     return true;
 }
 
-static int next_raw(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
+static int next_raw(occ_profile_ncu_reader *r, occ_profile_ncu_launch *l, occ_profile_error *err)
 {
     csv_status st = next_record(r);
     if (st == CSV_END) {
@@ -752,7 +769,8 @@ static int next_raw(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
     launch_texts(r, l);
     for (int i = 0; i < r->raw_count; i++) {
         int f = r->raw_order[i];
-        if (!set_value(r, l, (ncu_field)f, field_text(r, r->field_col[f]), r->scale[f], err)) {
+        if (!set_value(r, l, (occ_profile_ncu_field)f, field_text(r, r->field_col[f]), r->scale[f],
+                       err)) {
             return -1;
         }
     }
@@ -760,7 +778,8 @@ static int next_raw(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
 }
 
 /* Starts a details-page launch from the current record. */
-static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, occ_profile_error *err)
+static bool begin_details_launch(occ_profile_ncu_reader *r, occ_profile_ncu_launch *l, long long id,
+                                 occ_profile_error *err)
 {
     if (!check_order(r, id, err)) {
         return false;
@@ -787,8 +806,8 @@ static bool begin_details_launch(ncu_reader *r, ncu_launch *l, long long id, occ
 
 /* A metric the launch has had a row of already: refused, since occ could
    not tell which of two values Nsight meant. */
-static bool second_row(const ncu_reader *r, const ncu_launch *l, const char *metric,
-                       long long first, occ_profile_error *err)
+static bool second_row(const occ_profile_ncu_reader *r, const occ_profile_ncu_launch *l,
+                       const char *metric, long long first, occ_profile_error *err)
 {
     return ncu_fail(err,
                     "%s: line %lld: launch ID %lld: a second '%s' row (the first is line "
@@ -797,7 +816,8 @@ static bool second_row(const ncu_reader *r, const ncu_launch *l, const char *met
 }
 
 /* One details-page row of the current launch. */
-static bool details_row(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
+static bool details_row(occ_profile_ncu_reader *r, occ_profile_ncu_launch *l,
+                        occ_profile_error *err)
 {
     const char *metric = text_at(r, COL_METRIC);
     if (metric[0] == '\0') {
@@ -811,7 +831,7 @@ static bool details_row(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
         copy_text(l->cluster_policy, sizeof l->cluster_policy, text_at(r, COL_VALUE));
         return true;
     }
-    for (int f = 0; f < NCU_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_PROFILE_NCU_FIELD_COUNT; f++) {
         if (fields[f].details_metric != NULL && strcmp(metric, fields[f].details_metric) == 0) {
             if (r->row_line[f] != 0) {
                 return second_row(r, l, metric, r->row_line[f], err);
@@ -821,15 +841,16 @@ static bool details_row(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
             char where[96];
             if (!ncu_unit_scale(&fields[f], text_at(r, COL_UNIT), &scale, err)) {
                 return ncu_fail_prefix(err, "%s: line %lld: %s: ", r->name, r->csv.line,
-                                       source_of(r, (ncu_field)f, where, sizeof where));
+                                       source_of(r, (occ_profile_ncu_field)f, where, sizeof where));
             }
-            return set_value(r, l, (ncu_field)f, text_at(r, COL_VALUE), scale, err);
+            return set_value(r, l, (occ_profile_ncu_field)f, text_at(r, COL_VALUE), scale, err);
         }
     }
     return true;
 }
 
-static int next_details(ncu_reader *r, ncu_launch *l, occ_profile_error *err)
+static int next_details(occ_profile_ncu_reader *r, occ_profile_ncu_launch *l,
+                        occ_profile_error *err)
 {
     if (r->ended) {
         return 0;
@@ -880,7 +901,8 @@ occ_status occ_profile_ncu_next(occ_profile_ncu_reader *r, occ_profile_ncu_launc
     memset(out, 0, sizeof *out);
     out->cc_major = out->cc_minor = -1;
     *done = false;
-    int got = r->page == NCU_PAGE_RAW ? next_raw(r, out, err) : next_details(r, out, err);
+    int got =
+        r->page == OCC_PROFILE_NCU_PAGE_RAW ? next_raw(r, out, err) : next_details(r, out, err);
     if (got < 0) {
         return err ? err->status : OCC_ERR_BAD_FORMAT;
     }

@@ -221,3 +221,30 @@ def test_random_explain_sweep_pairs(cli_gpus):
         body = run_cli(["explain", *args_of(gpu["name"], threads, k)]).stdout.partition(
             "\n\n")[2]
         assert words(occ.explain(gpu["name"], threads, **k)) == words(body)
+
+
+def test_achieved_gap():
+    """libocc's gap model (occ_achieved_gap): 100 blocks of 256 threads on an
+    H200's 132 SMs hold one block on each of 100 SMs, 8 of 64 warps: 12.5%
+    is all the grid allows; a partial last wave is a tail; bad input is
+    refused with the field."""
+    r = occ.calc("H200", 256)
+    assert r.occupancy == 1.0 and r.blocks_per_sm == 8
+    g = occ.achieved_gap(r, sm_count=132, grid_blocks=100, achieved=0.12)
+    assert g.cause == "small_grid"
+    assert g.wave_blocks == 1056 and g.active_sms == 100 and g.last_wave_blocks == 100
+    assert g.grid_bound == pytest.approx(0.125)
+    assert g.small_grid_loss == pytest.approx(0.875)
+    assert g.in_kernel == pytest.approx(0.005)
+    t = occ.achieved_gap(r, sm_count=132, grid_blocks=1056 + 132, achieved=0.55)
+    assert t.cause == "tail" and t.full_waves == 1
+    assert t.grid_bound == pytest.approx(0.5625)
+    assert occ.achieved_gap(r, 132, 100).cause == "not_measured"
+    c = occ.achieved_gap(r, 132, 800, achieved=0.7, cluster_size=2, active_clusters=400)
+    assert c.cause == "clusters" and c.wave_blocks == 800
+    with pytest.raises(occ.OccError, match="achieved"):
+        occ.achieved_gap(r, 132, 100, achieved=1.5)
+    with pytest.raises(occ.OccError, match="grid_blocks"):
+        occ.achieved_gap(r, 132, -1)
+    with pytest.raises(occ.OccError, match="sm_count must be an int"):
+        occ.achieved_gap(r, 132.0, 100)

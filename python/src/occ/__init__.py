@@ -10,8 +10,8 @@ no CUDA, the same answers as the ``occ`` command.
     (4, 0.5, ('registers',))
 
 Functions: gpu, gpus, calc, calc_batch, cluster, explain, explanation,
-sweep, suggest, waves, dyn_smem_available, latency, inspect, from_triton,
-profile, from_torch_profiler, limiter_names. Every bad input raises OccError
+sweep, suggest, waves, dyn_smem_available, latency, achieved_gap, inspect,
+from_triton, profile, from_torch_profiler, limiter_names. Every bad input raises OccError
 with the core's message.
 docs/python.md has the guide.
 """
@@ -47,7 +47,15 @@ from ._launch import (
     sweep,
     waves,
 )
-from ._latency import Latency, LatencyInput, LatencyModel, LatencyPrediction, latency
+from ._latency import (
+    AchievedGap,
+    Latency,
+    LatencyInput,
+    LatencyModel,
+    LatencyPrediction,
+    achieved_gap,
+    latency,
+)
 from ._inspect import InspectKernel, inspect
 from ._triton import TritonOccupancy, from_triton
 from ._profile import (
@@ -71,6 +79,7 @@ __all__ = [
     "NO_OPTIN",
     "OPTIN_MAX",
     "UNLIMITED",
+    "AchievedGap",
     "Allocation",
     "BatchResult",
     "CalcResult",
@@ -106,6 +115,7 @@ __all__ = [
     "Waves",
     "calc",
     "calc_batch",
+    "achieved_gap",
     "cluster",
     "dyn_smem_available",
     "explain",

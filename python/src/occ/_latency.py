@@ -177,3 +177,59 @@ def latency(
                           out.loads_per_thread_needed),
         blocks,
     )
+
+
+@dataclass
+class AchievedGap:
+    """Why achieved occupancy is below theoretical (occ_gap_result; the
+    ``gap`` object of ``occ ncu --json``). Occupancies are 0..1."""
+
+    cause: str  # none, small_grid, tail, clusters, in_kernel, not_measured, no_grid
+    gap: float  # theoretical - achieved; 0 when not measured
+    grid_bound: float  # the occupancy the grid allows
+    cluster_loss: float  # block slots clusters leave empty
+    small_grid_loss: float  # a grid below one wave
+    tail_loss: float  # a partial last wave
+    in_kernel: float  # grid_bound - achieved (negative: above the model)
+    wave_blocks: int  # blocks resident at once on the GPU
+    grid_blocks: int
+    full_waves: int
+    last_wave_blocks: int
+    active_sms: int  # SMs holding a block in the first wave
+
+
+def achieved_gap(result, sm_count: int, grid_blocks: int, achieved: float | None = None,
+                 cluster_size: int = 0, active_clusters: int = 0) -> AchievedGap:
+    """libocc's model of achieved against theoretical occupancy
+    (occ_achieved_gap; docs/ncu.md): ``result`` is a :class:`CalcResult`
+    (``occ.calc``), ``achieved`` Nsight Compute's achieved occupancy (0..1)
+    or None where it was not measured. Blocks of equal duration run in
+    waves; what the grid leaves empty (a grid below one wave, a partial
+    last wave, clusters) is split from what happens inside the kernel.
+
+    Raises:
+        OccError: a negative count, or an occupancy outside 0..1.
+    """
+    for name, value in (("sm_count", sm_count), ("grid_blocks", grid_blocks),
+                        ("cluster_size", cluster_size), ("active_clusters", active_clusters)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OccError(f"{name} must be an int, not {type(value).__name__}")
+    given = n.GapInput()
+    given.blocks_per_sm = result.blocks_per_sm
+    given.warps_per_block = result.warps_per_block
+    given.max_warps_per_sm = result.max_warps_per_sm
+    given.sm_count = sm_count
+    given.grid_blocks = grid_blocks
+    given.cluster_size = cluster_size
+    given.active_clusters = active_clusters
+    given.theoretical = result.occupancy
+    given.achieved_measured = achieved is not None
+    given.achieved = float(achieved) if achieved is not None else 0.0
+    out = n.GapResult()
+    err = n.Error()
+    if n.lib.occ_achieved_gap(_byref(given), _byref(out), _byref(err)):
+        n.raise_error(err)
+    return AchievedGap(n.lib.occ_gap_cause_name(out.cause).decode(), out.gap, out.grid_bound,
+                       out.cluster_loss, out.small_grid_loss, out.tail_loss, out.in_kernel,
+                       out.wave_blocks, out.grid_blocks, out.full_waves, out.last_wave_blocks,
+                       out.active_sms)

@@ -239,6 +239,38 @@ class WavesResult(Structure):
     ]
 
 
+class GapInput(Structure):
+    _fields_ = [
+        ("blocks_per_sm", c_int),
+        ("warps_per_block", c_int),
+        ("max_warps_per_sm", c_int),
+        ("sm_count", c_int),
+        ("grid_blocks", c_longlong),
+        ("cluster_size", c_int),
+        ("active_clusters", c_int),
+        ("theoretical", c_double),
+        ("achieved", c_double),
+        ("achieved_measured", c_bool),
+    ]
+
+
+class GapResult(Structure):
+    _fields_ = [
+        ("cause", c_int),
+        ("gap", c_double),
+        ("grid_bound", c_double),
+        ("cluster_loss", c_double),
+        ("small_grid_loss", c_double),
+        ("tail_loss", c_double),
+        ("in_kernel", c_double),
+        ("wave_blocks", c_longlong),
+        ("grid_blocks", c_longlong),
+        ("full_waves", c_longlong),
+        ("last_wave_blocks", c_longlong),
+        ("active_sms", c_int),
+    ]
+
+
 class ClusterResult(Structure):
     _fields_ = [
         ("cluster_x", c_int),
@@ -485,6 +517,8 @@ STRUCTS = {
     "occ_memory_model": MemoryModel,
     "occ_latency_input": LatencyInput,
     "occ_latency_result": LatencyResult,
+    "occ_gap_input": GapInput,
+    "occ_gap_result": GapResult,
     "occ_inspect_input": InspectInput,
     "occ_inspect_options": InspectOptions,
     "occ_inspect_kernel": InspectKernel,
@@ -569,6 +603,8 @@ _proto("occ_cluster_calc", c_int, _DEV, _KER, POINTER(ClusterResult), _ERR)
 _proto("occ_gpc_source_name", c_char_p, c_int)
 _proto("occ_latency_predict", c_int, POINTER(MemoryModel), POINTER(LatencyInput),
        POINTER(LatencyResult), _ERR)
+_proto("occ_achieved_gap", c_int, POINTER(GapInput), POINTER(GapResult), _ERR)
+_proto("occ_gap_cause_name", c_char_p, c_int)
 _proto("occ_limiter_name", c_char_p, c_int)
 _proto("occ_zero_reason_text", c_char_p, c_int)
 _proto("occ_latency_bound_name", c_char_p, c_int)
