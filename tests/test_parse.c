@@ -262,7 +262,7 @@ static const struct CMUnitTest threads_tests[] = {
 };
 
 /* ------------------------------------------------------------------------ */
-/* cli_group_digits and cli_format_bytes                                    */
+/* group_digits and cli_format_bytes                                    */
 /* ------------------------------------------------------------------------ */
 
 typedef struct digits_case {
@@ -274,7 +274,7 @@ static void digits_test(void **state)
 {
     const digits_case *c = *state;
     char buf[40];
-    assert_string_equal(cli_group_digits(c->value, buf, sizeof buf), c->text);
+    assert_string_equal(group_digits(c->value, buf, sizeof buf), c->text);
 }
 
 #define DIGITS_CASE(id, value, text)                                                               \
@@ -306,7 +306,7 @@ static void digits_truncate_test(void **state)
     for (size_t cap = 1; cap <= 12; cap++) {
         char buf[16];
         memset(buf, '#', sizeof buf);
-        cli_group_digits(1234567, buf, cap);
+        group_digits(1234567, buf, cap);
         assert_true(strlen(buf) < cap);
         assert_int_equal(buf[cap], '#');
         /* What fits is the start of the full text. */
@@ -523,7 +523,7 @@ int main(void)
     failed += cmocka_run_group_tests_name("cli_parse_size", size_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("cli_parse_carveout", carveout_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("cli_parse_block", threads_tests, NULL, NULL);
-    failed += cmocka_run_group_tests_name("cli_group_digits", digits_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("group_digits", digits_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("cli_format_bytes", bytes_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("properties", misc_tests, NULL, NULL);
     return failed == 0 ? 0 : 1;

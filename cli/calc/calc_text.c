@@ -61,10 +61,10 @@ static void explain_limit(FILE *out, const occ_device *d, const occ_kernel *k, c
                            "- registers: each warp is allocated %s registers (%d per thread x %d "
                            "threads, in units of %d); each of the %d sub-partitions holds %s "
                            "registers, so the SM holds %d warps: %d whole %s of %d warps.",
-                           cli_group_digits(r->regs_per_warp_allocated, a, sizeof a),
+                           group_digits(r->regs_per_warp_allocated, a, sizeof a),
                            k->regs_per_thread, d->warp_size_threads, d->reg_alloc_unit,
                            d->sub_partitions_per_sm,
-                           cli_group_digits(d->regs_per_sm / d->sub_partitions_per_sm, b, sizeof b),
+                           group_digits(d->regs_per_sm / d->sub_partitions_per_sm, b, sizeof b),
                            r->warps_per_sm_by_regs, r->limit_registers, blocks(r->limit_registers),
                            r->warps_per_block);
         break;
@@ -241,7 +241,7 @@ void calc_print_text(FILE *out, const occ_device *d, const occ_kernel *k, const 
     }
     fprintf(out,
             "Allocated per block: %s registers, %s shared memory (%s reserved by the driver).\n",
-            cli_group_digits(r->regs_per_block_allocated, a, sizeof a),
+            group_digits(r->regs_per_block_allocated, a, sizeof a),
             r->smem_per_block_allocated_bytes == OCC_UNLIMITED
                 ? "too much"
                 : cli_format_bytes(r->smem_per_block_allocated_bytes, b, sizeof b),

@@ -107,8 +107,8 @@ static void print_explanation(FILE *out, const occ_device *dev, const occ_kernel
             "%s (%s): %d threads per block, %d registers per thread, %s static + %s "
             "dynamic bytes of shared memory per block\n\n",
             dev->name, arch, k->block_x * k->block_y * k->block_z, k->regs_per_thread,
-            cli_group_digits(k->static_smem_bytes, st, sizeof st),
-            cli_group_digits(k->dyn_smem_bytes, dy, sizeof dy));
+            group_digits(k->static_smem_bytes, st, sizeof st),
+            group_digits(k->dyn_smem_bytes, dy, sizeof dy));
     for (char *line = text; *line != '\0';) {
         char *end = strchr(line, '\n');
         if (end != NULL) {

@@ -110,37 +110,13 @@ void cli_print_json(FILE *out, json_t *doc)
     json_decref(doc);
 }
 
-const char *cli_group_digits(long long value, char *buf, size_t cap)
-{
-    char digits[32];
-    /* Negated as unsigned: -LLONG_MIN does not fit a long long. */
-    unsigned long long magnitude =
-        value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
-    int n = snprintf(digits, sizeof digits, "%llu", magnitude);
-    size_t o = 0;
-    if (value < 0 && o + 1 < cap) {
-        buf[o++] = '-';
-    }
-    for (int i = 0; i < n && o + 1 < cap; i++) {
-        if (i > 0 && (n - i) % 3 == 0) {
-            if (o + 2 >= cap) {
-                break; /* no room for ',' and a digit: stop at a clean prefix */
-            }
-            buf[o++] = ',';
-        }
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
 const char *cli_format_bytes(long long bytes, char *buf, size_t cap)
 {
     char grouped[32];
     if (bytes >= 1024 && bytes % 1024 == 0) {
-        snprintf(buf, cap, "%s KB", cli_group_digits(bytes / 1024, grouped, sizeof grouped));
+        snprintf(buf, cap, "%s KB", group_digits(bytes / 1024, grouped, sizeof grouped));
     } else {
-        snprintf(buf, cap, "%s B", cli_group_digits(bytes, grouped, sizeof grouped));
+        snprintf(buf, cap, "%s B", group_digits(bytes, grouped, sizeof grouped));
     }
     return buf;
 }

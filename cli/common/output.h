@@ -29,8 +29,8 @@ const char *cli_visible(const char *text, char *buf, size_t cap);
 /* Prints a JSON document indented, with a final newline, and frees it. */
 void cli_print_json(FILE *out, struct json_t *doc);
 
-/* "1,234,567" into buf. */
-const char *cli_group_digits(long long value, char *buf, size_t cap);
+/* "1,234,567" into buf: group_digits.h (profile/formats/), the one grouping. */
+#include "group_digits.h"
 
 /* Human bytes: "48 KB" (exact KiB), else "49,153 B". */
 const char *cli_format_bytes(long long bytes, char *buf, size_t cap);

@@ -234,11 +234,11 @@ void diff_print_text(FILE *out, const diff_report *r)
     fputs("\n", out);
     print_where(out, r);
     fprintf(out, "%s changed, %s added, %s removed, %s moved, %s unchanged.\n",
-            cli_group_digits((long long)r->changed, n[0], sizeof n[0]),
-            cli_group_digits((long long)r->added, n[1], sizeof n[1]),
-            cli_group_digits((long long)r->removed, n[2], sizeof n[2]),
-            cli_group_digits((long long)r->moved, n[3], sizeof n[3]),
-            cli_group_digits((long long)r->unchanged, n[4], sizeof n[4]));
+            group_digits((long long)r->changed, n[0], sizeof n[0]),
+            group_digits((long long)r->added, n[1], sizeof n[1]),
+            group_digits((long long)r->removed, n[2], sizeof n[2]),
+            group_digits((long long)r->moved, n[3], sizeof n[3]),
+            group_digits((long long)r->unchanged, n[4], sizeof n[4]));
     fprintf(out, "Kernels spilling: %zu -> %zu; at the register ceiling: %zu -> %zu.\n",
             r->old_side.spilling, r->new_side.spilling, r->old_side.at_ceiling,
             r->new_side.at_ceiling);
@@ -355,11 +355,11 @@ void diff_print_markdown(FILE *out, const diff_report *r, int shown)
     char n[5][32];
     fputs("### occ diff\n\n", out);
     fprintf(out, "**%s changed**, %s added, %s removed, %s moved, %s unchanged.",
-            cli_group_digits((long long)r->changed, n[0], sizeof n[0]),
-            cli_group_digits((long long)r->added, n[1], sizeof n[1]),
-            cli_group_digits((long long)r->removed, n[2], sizeof n[2]),
-            cli_group_digits((long long)r->moved, n[3], sizeof n[3]),
-            cli_group_digits((long long)r->unchanged, n[4], sizeof n[4]));
+            group_digits((long long)r->changed, n[0], sizeof n[0]),
+            group_digits((long long)r->added, n[1], sizeof n[1]),
+            group_digits((long long)r->removed, n[2], sizeof n[2]),
+            group_digits((long long)r->moved, n[3], sizeof n[3]),
+            group_digits((long long)r->unchanged, n[4], sizeof n[4]));
     fprintf(out, " Kernels spilling: %zu → %zu; at the register ceiling: %zu → %zu.\n\n",
             r->old_side.spilling, r->new_side.spilling, r->old_side.at_ceiling,
             r->new_side.at_ceiling);

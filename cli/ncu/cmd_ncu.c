@@ -369,7 +369,7 @@ static int run(run_state *st, const cli_io *io)
                     "occ ncu: %s: %s line%s before the header skipped (not part of the export: "
                     "the application's own output?)\n",
                     cli_visible(s->files[i].path, shown, sizeof shown),
-                    cli_group_digits(s->files[i].skipped_lines, a1, sizeof a1),
+                    group_digits(s->files[i].skipped_lines, a1, sizeof a1),
                     s->files[i].skipped_lines == 1 ? "" : "s");
         }
     }

@@ -94,7 +94,7 @@ static void explain_theoretical(text *t, const occ_profile_ncu_check *c)
         add(t, "nothing: no block fits (%s)", occ_zero_reason_text(r->zero_reason));
     }
     add(t, " (with Nsight's shared-memory configuration, %s bytes).",
-        cli_group_digits(c->smem_config_bytes, n.a, sizeof n.a));
+        group_digits(c->smem_config_bytes, n.a, sizeof n.a));
     if (c->mismatches != 0) {
         add(t, " Nsight differs:");
         for (int bit = 0; bit < OCC_PROFILE_NCU_MISMATCH_KINDS; bit++) {
@@ -127,8 +127,8 @@ static void explain_clusters(text *t, const occ_profile_ncu_check *c, const occ_
     if (g->wave_blocks > 0 && g->wave_blocks < slots) {
         groups n;
         add(t, ", %s blocks against %s block slots (%d per SM x %d SMs)",
-            cli_group_digits(g->wave_blocks, n.a, sizeof n.a),
-            cli_group_digits(slots, n.b, sizeof n.b), c->result.blocks_per_sm, c->sm_count);
+            group_digits(g->wave_blocks, n.a, sizeof n.a), group_digits(slots, n.b, sizeof n.b),
+            c->result.blocks_per_sm, c->sm_count);
         if (g->cluster_loss > 0) {
             add(t, ": clusters leave %.2f points of occupancy unused on the SMs they occupy.\n",
                 pct(g->cluster_loss));
@@ -152,8 +152,8 @@ static void explain_grid(text *t, const occ_profile_ncu_check *c, const occ_gap_
     explain_clusters(t, c, g, slots);
     long long waves = g->full_waves + (g->last_wave_blocks < g->wave_blocks ? 1 : 0);
     groups n;
-    cli_group_digits(g->grid_blocks, n.a, sizeof n.a);
-    cli_group_digits(g->wave_blocks, n.b, sizeof n.b);
+    group_digits(g->grid_blocks, n.a, sizeof n.a);
+    group_digits(g->wave_blocks, n.b, sizeof n.b);
     if (waves == 1 && g->grid_blocks < g->wave_blocks) {
         add(t,
             "The grid of %s blocks is smaller than one wave of %s: %d SMs hold %.2f "
@@ -169,13 +169,13 @@ static void explain_grid(text *t, const occ_profile_ncu_check *c, const occ_gap_
             "blocks (%.0f%% full). With blocks of equal duration that allows %.2f%%; the "
             "tail costs %.2f points.\n",
             n.a, (double)g->grid_blocks / (double)g->wave_blocks, n.b,
-            cli_group_digits(g->full_waves, n.c, sizeof n.c),
-            cli_group_digits(g->last_wave_blocks, n.d, sizeof n.d),
+            group_digits(g->full_waves, n.c, sizeof n.c),
+            group_digits(g->last_wave_blocks, n.d, sizeof n.d),
             pct((double)g->last_wave_blocks / (double)g->wave_blocks), pct(g->grid_bound),
             pct(g->tail_loss));
     } else {
         add(t, "The grid of %s blocks is exactly %s wave%s of %s: no tail.\n", n.a,
-            cli_group_digits(g->full_waves, n.c, sizeof n.c), g->full_waves == 1 ? "" : "s", n.b);
+            group_digits(g->full_waves, n.c, sizeof n.c), g->full_waves == 1 ? "" : "s", n.b);
     }
 }
 
@@ -337,8 +337,7 @@ static void advise(text *t, const occ_profile_ncu_check *c, const occ_gap_result
             "- More blocks: a grid of at least %s blocks fills one wave (%d per SM x %d "
             "SMs). Split the work finer, or run independent work beside it in other streams; "
             "smaller blocks alone do not help, the grid is what is short.\n",
-            cli_group_digits(g->wave_blocks, n.a, sizeof n.a), c->result.blocks_per_sm,
-            c->sm_count);
+            group_digits(g->wave_blocks, n.a, sizeof n.a), c->result.blocks_per_sm, c->sm_count);
         break;
     case OCC_GAP_TAIL: {
         long long k = g->grid_blocks / g->wave_blocks;
@@ -346,10 +345,10 @@ static void advise(text *t, const occ_profile_ncu_check *c, const occ_gap_result
             "- A grid that is a multiple of %s blocks (%s or %s near the %s of this launch), "
             "or a persistent grid of %s blocks that loops over the work, removes the tail; "
             "with more waves the tail's share shrinks.\n",
-            cli_group_digits(g->wave_blocks, n.a, sizeof n.a),
-            cli_group_digits((k > 0 ? k : 1) * g->wave_blocks, n.b, sizeof n.b),
-            cli_group_digits((k + 1) * g->wave_blocks, n.c, sizeof n.c),
-            cli_group_digits(g->grid_blocks, n.d, sizeof n.d), n.a);
+            group_digits(g->wave_blocks, n.a, sizeof n.a),
+            group_digits((k > 0 ? k : 1) * g->wave_blocks, n.b, sizeof n.b),
+            group_digits((k + 1) * g->wave_blocks, n.c, sizeof n.c),
+            group_digits(g->grid_blocks, n.d, sizeof n.d), n.a);
         break;
     }
     case OCC_GAP_CLUSTERS: {

@@ -67,12 +67,12 @@ void ncu_print_text_summary(FILE *out, const ncu_summary *s)
     char a[32];
     char b[32];
     fprintf(out, "occ ncu: %d file%s, %s launches\n", s->file_count, s->file_count == 1 ? "" : "s",
-            cli_group_digits(s->launches, a, sizeof a));
+            group_digits(s->launches, a, sizeof a));
     cli_print_wrappedf(out, 0,
                        "libocc agrees with Nsight Compute on %s of %s launches (theoretical "
                        "occupancy, every Block Limit, waves, active clusters).",
-                       cli_group_digits(s->agreed, a, sizeof a),
-                       cli_group_digits(s->launches, b, sizeof b));
+                       group_digits(s->agreed, a, sizeof a),
+                       group_digits(s->launches, b, sizeof b));
     if (s->agreed < s->launches) {
         print_mismatch_counts(out, s);
     }
@@ -136,10 +136,10 @@ void ncu_print_text_file(FILE *out, const ncu_summary *s, int file_index)
     char a[32];
     char b[32];
     fprintf(out, "\n%s: %s, %s launches", cli_visible(f->path, path, sizeof path),
-            page_name(f->page), cli_group_digits(f->launches, a, sizeof a));
+            page_name(f->page), group_digits(f->launches, a, sizeof a));
     if (f->launches > 0) {
         fprintf(out, " on %s (%d SMs); libocc agrees on %s", f->gpu, f->sm_count,
-                cli_group_digits(f->agreed, b, sizeof b));
+                group_digits(f->agreed, b, sizeof b));
     }
     fputs("\n", out);
     if (f->launches == 0) {
@@ -230,28 +230,11 @@ static void put_int(row *r, long long value, int width)
     put(r, buf, n > 0 ? (size_t)n : 0, width, false);
 }
 
-/* "1,234,567", as cli_group_digits */
+/* "1,234,567" */
 static void put_grouped(row *r, long long value, int width)
 {
     char buf[40];
-    if (value < 0) {
-        put_str(r, cli_group_digits(value, buf, sizeof buf), width, false);
-        return;
-    }
-    char *p = buf + sizeof buf;
-    int n = 0;
-    int digits = 0;
-    do {
-        if (digits > 0 && digits % 3 == 0) {
-            *--p = ',';
-            n++;
-        }
-        *--p = (char)('0' + value % 10);
-        value /= 10;
-        digits++;
-        n++;
-    } while (value > 0);
-    put(r, p, (size_t)n, width, false);
+    put_str(r, group_digits(value, buf, sizeof buf), width, false);
 }
 
 /* "%.2f" (and a suffix): printf rounds the exact binary value; away from a

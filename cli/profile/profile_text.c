@@ -44,8 +44,7 @@ static void print_devices(FILE *out, const profile_view *v)
         } else {
             fprintf(out, ": no GPU occ knows; give --gpu");
         }
-        fprintf(out, "; %s launch%s, %s\n",
-                cli_group_digits(d->launches, launches, sizeof launches),
+        fprintf(out, "; %s launch%s, %s\n", group_digits(d->launches, launches, sizeof launches),
                 d->launches == 1 ? "" : "es", duration(d->gpu_time_us, t, sizeof t));
     }
 }
@@ -85,8 +84,8 @@ static void print_row(FILE *out, const occ_profile_result *r, size_t i, double t
     snprintf(grid, sizeof grid, "%dx%dx%d", g->grid[0], g->grid[1], g->grid[2]);
     fprintf(out, "%5.1f%% %10s %9s %-15s %-18s %4d %7d ",
             total > 0 ? 100 * g->gpu_time_us / total : 0, duration(g->gpu_time_us, t, sizeof t),
-            cli_group_digits(g->launches, launches, sizeof launches), block, grid,
-            g->regs_per_thread, g->smem_bytes);
+            group_digits(g->launches, launches, sizeof launches), block, grid, g->regs_per_thread,
+            g->smem_bytes);
     if (g->computed) {
         fprintf(out, "%4.0f%% %6.2f %-22s ", g->occupancy * 100, g->waves,
                 profile_limiters(g->limiters, lim, sizeof lim));
@@ -172,8 +171,8 @@ static void print_checks(FILE *out, const profile_view *v)
         fprintf(out,
                 "- sharedMemoryExecuted: %s launches; %s differ from libocc's launch-time "
                 "shared-memory configuration.\n",
-                cli_group_digits(s->smem_config_checked, a, sizeof a),
-                cli_group_digits(s->smem_config_differs, b, sizeof b));
+                group_digits(s->smem_config_checked, a, sizeof a),
+                group_digits(s->smem_config_differs, b, sizeof b));
         for (size_t i = 0; i < occ_profile_group_count(r); i++) {
             const occ_profile_group *g = occ_profile_group_at(r, i);
             if (g->trace_smem_config_differs) {
@@ -192,8 +191,8 @@ static void print_checks(FILE *out, const profile_view *v)
             line, sizeof line,
             "- Kineto's est. achieved occupancy: %s launches; libocc's grid-bound occupancy "
             "agrees on %s.",
-            cli_group_digits(s->kineto_checked, a, sizeof a),
-            cli_group_digits(s->kineto_by_cause[OCC_PROFILE_KINETO_AGREES], b, sizeof b));
+            group_digits(s->kineto_checked, a, sizeof a),
+            group_digits(s->kineto_by_cause[OCC_PROFILE_KINETO_AGREES], b, sizeof b));
         for (int c = 1; c < 8 && used < sizeof line; c++) {
             if (s->kineto_by_cause[c]) {
                 used += (size_t)snprintf(line + used, sizeof line - used, " %s: %lld.",
@@ -216,8 +215,8 @@ void profile_print_text(FILE *out, const profile_view *v)
     char launches[32], computed[32], groups[32], t[32];
     size_t count = occ_profile_group_count(r);
     fprintf(out, "%s kernel launches in %s launch configurations, %s of GPU time",
-            cli_group_digits(s->launches_read, launches, sizeof launches),
-            cli_group_digits((long long)count, groups, sizeof groups),
+            group_digits(s->launches_read, launches, sizeof launches),
+            group_digits((long long)count, groups, sizeof groups),
             duration(s->gpu_time_us, t, sizeof t));
     fprintf(out, " (%d input%s)\n", v->path_count, v->path_count == 1 ? "" : "s");
     print_devices(out, v);
@@ -225,10 +224,9 @@ void profile_print_text(FILE *out, const profile_view *v)
         fprintf(out, "\nNo launch could be computed.\n");
         return;
     }
-    fprintf(out,
-            "\nTheoretical occupancy weighted by GPU time: %.1f%% (%s of the launches computed)\n",
-            s->weighted_occupancy * 100,
-            cli_group_digits(s->launches_computed, computed, sizeof computed));
+    fprintf(
+        out, "\nTheoretical occupancy weighted by GPU time: %.1f%% (%s of the launches computed)\n",
+        s->weighted_occupancy * 100, group_digits(s->launches_computed, computed, sizeof computed));
     print_histogram(out, s);
     size_t shown = v->top == 0 || (size_t)v->top > count ? count : (size_t)v->top;
     fprintf(out, "\nLaunch configurations by GPU time (%zu of %zu%s)\n", shown, count,

@@ -85,27 +85,3 @@ const char *ncu_visible(const char *text, char *buf, size_t cap)
     }
     return buf;
 }
-
-const char *ncu_group_digits(long long value, char *buf, size_t cap)
-{
-    char digits[32];
-    /* negated as unsigned: -LLONG_MIN does not fit a long long */
-    unsigned long long magnitude =
-        value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
-    int n = snprintf(digits, sizeof digits, "%llu", magnitude);
-    size_t o = 0;
-    if (value < 0 && o + 1 < cap) {
-        buf[o++] = '-';
-    }
-    for (int i = 0; i < n && o + 1 < cap; i++) {
-        if (i > 0 && (n - i) % 3 == 0) {
-            if (o + 2 >= cap) {
-                break; /* no room for ',' and a digit: stop at a clean prefix */
-            }
-            buf[o++] = ',';
-        }
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}

@@ -325,15 +325,14 @@ static bool skip_to_header(occ_profile_ncu_reader *r, occ_profile_error *err)
         return ncu_fail(err,
                         "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
                         "columns) in the file's %s line%s: not an Nsight Compute export",
-                        r->name, lines, ncu_group_digits(lines, a, sizeof a),
-                        lines == 1 ? "" : "s");
+                        r->name, lines, group_digits(lines, a, sizeof a), lines == 1 ? "" : "s");
     case NCU_CSV_SKIP_LIMIT:
         return ncu_fail(err,
                         "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
                         "columns) in the first %s lines and %s bytes, the most occ ncu skips "
                         "before one: not an Nsight Compute export",
-                        r->name, c->line, ncu_group_digits(lines, a, sizeof a),
-                        ncu_group_digits(bytes, b, sizeof b));
+                        r->name, c->line, group_digits(lines, a, sizeof a),
+                        group_digits(bytes, b, sizeof b));
     case NCU_CSV_SKIP_NUL:
         return ncu_fail(err, "%s: line %lld: a NUL byte: not a CSV text file", r->name, c->line);
     case NCU_CSV_SKIP_READ_ERROR:

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "group_digits.h"
 #include "occ_profile.h"
 
 /* occ_profile.h declares it only where <stdio.h> came first, which the
@@ -61,7 +62,5 @@ bool ncu_fail_prefix(occ_profile_error *err, const char *format, ...)
 
 /* Text quoted from the file, control characters shown escaped, cut to cap. */
 const char *ncu_visible(const char *text, char *buf, size_t cap);
-/* 1234567 as "1,234,567". */
-const char *ncu_group_digits(long long n, char *buf, size_t cap);
 
 #endif /* OCC_PROF_NCU_H */
