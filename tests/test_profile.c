@@ -618,6 +618,66 @@ static void dur_as_strtod(void **state)
     occ_profile_result_free(r);
 }
 
+/* PR-16: a "cat" key or "kernel" value spelt with \u escapes is still a
+   kernel (JSON says "c\u0061t" is "cat"); a \u escape elsewhere costs
+   nothing but a parse. */
+static void kineto_unicode_escapes(void **state)
+{
+    (void)state;
+    const char *trace =
+        KINETO_HEAD "{\"ph\": \"X\", \"c\\u0061t\": \"kernel\", \"name\": \"k1\", \"dur\": 5, "
+                    "\"args\": {\"registers per thread\": 16, \"shared memory\": 0, \"grid\": "
+                    "[1, 1, 1], \"block\": [32, 1, 1]}},\n"
+                    "{\"ph\": \"X\", \"cat\": \"\\u006bernel\", \"name\": \"k2\", \"dur\": 5, "
+                    "\"args\": {\"registers per thread\": 16, \"shared memory\": 0, \"grid\": "
+                    "[1, 1, 1], \"block\": [32, 1, 1]}},\n"
+                    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"caf\\u00e9\", \"dur\": 5}]}";
+    for (int avx2 = 0; avx2 < 2; avx2++) {
+        prof_kineto_avx2 = avx2;
+        occ_profile_result *r;
+        occ_profile_error err;
+        assert_int_equal(read_one(write_file("escapes.json", trace), NULL, &r, &err), OCC_OK);
+        assert_int_equal(occ_profile_group_count(r), 2);
+        occ_profile_result_free(r);
+    }
+    prof_kineto_avx2 = true;
+}
+
+/* PR-17: a database in WAL mode is read without a -wal or -shm file made
+   beside it (opened immutable where no -wal file is there). */
+static void sqlite_wal_leaves_nothing(void **state)
+{
+    (void)state;
+    const char *rel = "hostile/profile/sqlite-wal-mode.sqlite";
+    FILE *in = test_data_open(rel, "rb");
+    const char *copy = temp_path("wal-mode.sqlite");
+    FILE *out = fopen(copy, "wb");
+    assert_non_null(out);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    }
+    fclose(in);
+    fclose(out);
+    occ_profile_result *r;
+    occ_profile_error err;
+    assert_int_equal(read_one(copy, NULL, &r, &err), OCC_OK);
+    assert_int_equal(occ_profile_summary_of(r)->launches_read, 2);
+    occ_profile_result_free(r);
+    char side[600];
+    snprintf(side, sizeof side, "%s-wal", copy);
+    assert_int_not_equal(access(side, F_OK), 0);
+    snprintf(side, sizeof side, "%s-shm", copy);
+    assert_int_not_equal(access(side, F_OK), 0);
+    /* the path goes into a URI: characters a URI gives a meaning to */
+    const char *odd = temp_path("a b?c%d#e&immutable=0.sqlite");
+    assert_int_equal(rename(copy, odd), 0);
+    assert_int_equal(read_one(odd, NULL, &r, &err), OCC_OK);
+    assert_int_equal(occ_profile_summary_of(r)->launches_read, 2);
+    occ_profile_result_free(r);
+}
+
 /* PR-12: the command: help, usage errors (exit 2), data errors (exit 1),
    text, JSON, CSV and SVG. */
 static void cli(void **state)
@@ -671,14 +731,23 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kineto_groups),         cmocka_unit_test(kineto_gzip_and_array),
-        cmocka_unit_test(gpu_must_match_trace),  cmocka_unit_test(devices_apart),
-        cmocka_unit_test(kineto_refusals),       cmocka_unit_test(kineto_depth_and_unknown),
-        cmocka_unit_test(nsys_csv_read),         cmocka_unit_test(sqlite_round_trip),
-        cmocka_unit_test(records_refused),       cmocka_unit_test(sqlite_refusals),
-        cmocka_unit_test(h200_traces),           cmocka_unit_test(cli),
-        cmocka_unit_test(fast_path_equals_yajl), cmocka_unit_test(block_scan_offsets),
+        cmocka_unit_test(kineto_groups),
+        cmocka_unit_test(kineto_gzip_and_array),
+        cmocka_unit_test(gpu_must_match_trace),
+        cmocka_unit_test(devices_apart),
+        cmocka_unit_test(kineto_refusals),
+        cmocka_unit_test(kineto_depth_and_unknown),
+        cmocka_unit_test(nsys_csv_read),
+        cmocka_unit_test(sqlite_round_trip),
+        cmocka_unit_test(records_refused),
+        cmocka_unit_test(sqlite_refusals),
+        cmocka_unit_test(h200_traces),
+        cmocka_unit_test(cli),
+        cmocka_unit_test(fast_path_equals_yajl),
+        cmocka_unit_test(block_scan_offsets),
         cmocka_unit_test(dur_as_strtod),
+        cmocka_unit_test(kineto_unicode_escapes),
+        cmocka_unit_test(sqlite_wal_leaves_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -561,7 +561,8 @@ typedef struct scanner {
     size_t mark;    /* the first byte that must be kept when buf is refilled */
     long long base; /* file offset of buf[0] */
     bool eof;
-    bool avx2; /* the processor has AVX2 (block_bits_avx2) */
+    bool avx2;          /* the processor has AVX2 (block_bits_avx2) */
+    bool saw_backslash; /* skip_nested met a backslash since it was cleared */
 } scanner;
 
 /* Makes byte p available (reading more, keeping [mark, end)): true, or
@@ -835,6 +836,7 @@ skip_nested(scanner *s, size_t *p, block_bits (*bits_of)(const char *))
         }
         block_bits m = bits_of(b);
         uint64_t quote = m.quote;
+        s->saw_backslash |= m.backslash != 0;
         if (m.backslash | (uint64_t)escape_carry) {
             quote &= ~escaped_bits(m.backslash, &escape_carry);
         }
@@ -944,6 +946,18 @@ static const char *find_cat_key(const char *p, const char *stop)
         }
     }
     return NULL;
+}
+
+/* Whether [text, text + length) holds "\u" (an escape of any character). */
+static bool has_unicode_escape(const char *text, size_t length)
+{
+    for (const char *p = text, *stop = text + length;
+         (p = memchr(p, '\\', (size_t)(stop - p))) != NULL && p + 1 < stop; p += 2) {
+        if (p[1] == 'u') {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Whether the event in [start, end) has "cat": "kernel" (any case): no
@@ -1586,12 +1600,17 @@ static occ_status read_events(scanner *s, size_t *p, pipeline *pl)
         size_t start = *p;
         long long base = s->base;
         s->mark = start;
+        s->saw_backslash = false;
         st = skip_value(s, p);
         if (st != OCC_OK) {
             return st;
         }
         start = moved(s, base, start);
-        if (s->buf[start] == '{' && maybe_kernel(s->buf + start, *p - start)) {
+        /* a \u escape can spell "cat" or "kernel" ("c\u0061t"): yajl
+           reads such an event (rare) and finds its real category */
+        if (s->buf[start] == '{' &&
+            (maybe_kernel(s->buf + start, *p - start) ||
+             (s->saw_backslash && has_unicode_escape(s->buf + start, *p - start)))) {
             st = emit(pl, s, ITEM_EVENT, start, *p);
             if (st != OCC_OK) {
                 return st;

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prof_formats.h"
 
@@ -572,12 +573,63 @@ static occ_status read_kernels(reader *r, const prof_sink *sink)
     return s;
 }
 
+/* Room for a trace's path as an SQLite URI: each byte may become three. */
+#define NSYS_SQLITE_MAX_URI_BYTES (3 * 4096 + 32)
+
+/* Whether PATH-wal exists. */
+static bool wal_beside(const char *path)
+{
+    char wal[4096 + 8];
+    if (snprintf(wal, sizeof wal, "%s-wal", path) >= (int)sizeof wal) {
+        return true; /* too long to tell: the plain open */
+    }
+    return access(wal, F_OK) == 0;
+}
+
+/* "file:PATH?immutable=1", PATH percent-encoded but for letters, digits,
+   "-._~" and '/' (a second leading '/' too, which would begin an authority);
+   false when it does not fit. */
+static bool immutable_uri(const char *path, char *uri, size_t cap)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    const char *head = "file:";
+    for (const char *h = head; *h; h++) {
+        uri[o++] = *h;
+    }
+    for (size_t i = 0; path[i]; i++) {
+        unsigned char c = (unsigned char)path[i];
+        bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                     c == '-' || c == '.' || c == '_' || c == '~' || (c == '/' && i != 1);
+        if (o + 4 + sizeof "?immutable=1" > cap) {
+            return false;
+        }
+        if (plain) {
+            uri[o++] = (char)c;
+        } else {
+            uri[o++] = '%';
+            uri[o++] = hex[c >> 4];
+            uri[o++] = hex[c & 15];
+        }
+    }
+    memcpy(uri + o, "?immutable=1", sizeof "?immutable=1");
+    return true;
+}
+
 occ_status prof_read_nsys_sqlite(const char *path, int input, const prof_sink *sink,
                                  occ_profile_error *err)
 {
     reader r = {path, input, err, NULL};
-    if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK) {
+    /* Opened immutable (no locks, no -wal or -shm file beside the trace,
+       even for a database in WAL mode), unless a -wal file is there: it may
+       hold rows not yet in the database, which only a normal read-only open
+       sees. */
+    char uri[NSYS_SQLITE_MAX_URI_BYTES];
+    bool immutable = !wal_beside(path) && immutable_uri(path, uri, sizeof uri);
+    if (sqlite3_open_v2(immutable ? uri : path, &r.db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX |
+                            (immutable ? SQLITE_OPEN_URI : 0),
+                        NULL) != SQLITE_OK) {
         occ_status st = sql_error(&r, OCC_ERR_IO, "cannot open");
         sqlite3_close(r.db);
         return st;

@@ -147,6 +147,8 @@ def sqlite_files(occ, records_text):
     edit('sqlite-gpu-id-text.sqlite', "UPDATE TARGET_INFO_GPU SET id = 'abc'")
     edit('sqlite-gpu-cc-1000.sqlite', 'UPDATE TARGET_INFO_GPU SET computeMajor = 1000')
     edit('sqlite-ids-without-stringids.sqlite', 'DROP TABLE StringIds')
+    # readable: a database in WAL mode, read without leaving -wal or -shm files
+    edit('sqlite-wal-mode.sqlite', 'PRAGMA journal_mode = WAL')
     cut = os.path.join(HERE, 'sqlite-cut.sqlite')
     with open(os.path.join(HERE, 'sqlite-dangling-name.sqlite'), 'rb') as f:
         data = f.read()
