@@ -160,7 +160,24 @@ typedef struct occ_inspect_kernel {
                                 launch's (at most 8 blocks per SM, occ_cluster_calc) */
     int max_active_clusters; /* occ_max_active_clusters on the GPU, when cluster_size
                                 is set; -1 without the GPU's SM count (sm_90) */
+    unsigned launch_flags;   /* OCC_INSPECT_LAUNCH_* bits: why the launch the
+                                occupancy was computed for would fail */
 } occ_inspect_kernel;
+
+/* Why a kernel's launch fails (occ_inspect_kernel.launch_flags). The
+   occupancy is still the one libocc computes for the block size, as
+   cudaOccupancyMaxActiveBlocksPerMultiprocessor answers it, but the launch
+   itself returns an error. */
+enum {
+    /* the block size is above __launch_bounds__ / .maxntid:
+       cudaErrorInvalidValue */
+    OCC_INSPECT_LAUNCH_OVER_BOUNDS = 1u << 0,
+    /* the block size is not the kernel's .reqntid: cudaErrorInvalidValue */
+    OCC_INSPECT_LAUNCH_NOT_REQNTID = 1u << 1,
+    /* the compiled __cluster_dims__ cannot launch on the GPU (above 16
+       blocks, or refused by occ_cluster_calc: then has_occupancy is false) */
+    OCC_INSPECT_LAUNCH_CLUSTER = 1u << 2,
+};
 
 /* Why reading failed: the input (index, -1 for none), where in it (byte
    offset, -1 for none), the status, and one line. When `input` is not -1

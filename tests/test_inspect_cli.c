@@ -10,7 +10,10 @@
  *     under the table, "from_log" in JSON (cli-from-log);
  *   - /dev/stdin from a pipe is read, /proc/self/maps fails for its real reason, and
  *     neither waits (cli-streams, the occ binary run with a time limit);
- *   - bad options exit 2, bad inputs exit 1 with one line naming the file (cli-errors).
+ *   - bad options exit 2, bad inputs exit 1 with one line naming the file (cli-errors);
+ *   - a launch the kernel refuses (above __launch_bounds__, off .reqntid, cluster dims the
+ *     GPU cannot launch) is flagged, and the register ceiling is the kernel's own cap
+ *     (cli-launch-flags).
  */
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the pseudo-terminal */
 
@@ -298,6 +301,116 @@ static void from_log_test(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* cli-launch-flags                                                         */
+/* ------------------------------------------------------------------------ */
+
+#define BASELINE_ROW(mangled, regs, max_threads, req_threads, max_regs, cluster)                   \
+    "{\"mangled\":\"" mangled "\",\"arch\":\"sm_90\",\"kind\":\"kernel\",\"relocatable\":false,"   \
+    "\"from_log\":false,\"count\":1,\"regs\":" regs ",\"smem_bytes\":0,\"smem_section_bytes\":0,"  \
+    "\"stack_bytes\":0,\"frame_bytes\":0,\"spill_store_bytes\":null,\"spill_load_bytes\":null,"    \
+    "\"spill_instructions\":0,\"barriers\":0,\"max_threads\":" max_threads                         \
+    ",\"req_threads\":" req_threads ",\"max_regs\":" max_regs ",\"cluster_dims\":" cluster         \
+    ",\"explicit_cluster\":false,\"max_cluster_rank\":null,\"param_bytes\":8}"
+
+/* A launch the kernel refuses is flagged, never shown as a plain 100%:
+   above __launch_bounds__, off .reqntid, cluster dims the GPU cannot
+   launch (17 blocks; 10^6 cubed, which once overflowed); and the register
+   ceiling is the kernel's own cap (__maxnreg__(40)), not 255. */
+static const char launch_baseline[] =
+    "{\"schema\":\"occ.baseline\",\"version\":1,\"occ_version\":\"0.1.0\",\"inputs\":[{\"file\":"
+    "\"k.cubin\",\"format\":\"cubin\"}],\"options\":{\"arch\":null,\"functions\":false,\"all\":"
+    "false,\"filter\":null},\"function_count\":6,\"functions\":[\n" BASELINE_ROW("_Z7bounded", "16", "[128,1,1]", "null", "null", "null") ",\n" BASELINE_ROW(
+        "_Z7reqntid", "16", "null", "[64,1,1]", "null",
+        "null") ",\n" BASELINE_ROW("_Z6capped", "40", "null", "null", "40",
+                                   "null") ",\n" BASELINE_ROW("_Z9cluster17", "16", "null", "null",
+                                                              "null",
+                                                              "[17,1,1]") ",\n" BASELINE_ROW("_Z9cl"
+                                                                                             "uster"
+                                                                                             "big",
+                                                                                             "16",
+                                                                                             "null",
+                                                                                             "null",
+                                                                                             "null",
+                                                                                             "[1000"
+                                                                                             "000,"
+                                                                                             "10000"
+                                                                                             "00,"
+                                                                                             "10000"
+                                                                                             "00]") ",\n" BASELINE_ROW("_Z5plain",
+                                                                                                                       "16",
+                                                                                                                       "null",
+                                                                                                                       "null",
+                                                                                                                       "null",
+                                                                                                                       "null") "\n]}\n";
+
+static json_t *function_named(json_t *doc, const char *name)
+{
+    json_t *functions = json_object_get(doc, "functions");
+    for (size_t i = 0; i < json_array_size(functions); i++) {
+        json_t *f = json_array_get(functions, i);
+        if (strcmp(json_string_value(json_object_get(f, "mangled")), name) == 0) {
+            return f;
+        }
+    }
+    fail_msg("no function %s", name);
+    return NULL;
+}
+
+static bool has_flag(json_t *f, const char *flag)
+{
+    json_t *flags = json_object_get(f, "flags");
+    assert_true(json_is_array(flags));
+    for (size_t i = 0; i < json_array_size(flags); i++) {
+        if (strcmp(json_string_value(json_array_get(flags, i)), flag) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void launch_flags_test(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC(launch_baseline, "inspect", "--gpu", "H200", "--threads", "256", "--json"),
+                     EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    assert_true(has_flag(function_named(doc, "_Z7bounded"), "launch_bounds"));
+    assert_true(has_flag(function_named(doc, "_Z7reqntid"), "reqntid"));
+    assert_true(has_flag(function_named(doc, "_Z9cluster17"), "cluster_dims"));
+    json_t *big = function_named(doc, "_Z9clusterbig");
+    assert_true(has_flag(big, "cluster_dims"));
+    assert_true(json_is_null(json_object_get(big, "occupancy"))); /* no non-cluster 100% */
+    assert_true(has_flag(function_named(doc, "_Z6capped"), "ceiling"));
+    json_t *plain = function_named(doc, "_Z5plain");
+    assert_int_equal(json_array_size(json_object_get(plain, "flags")), 0);
+    assert_false(has_flag(function_named(doc, "_Z7bounded"), "ceiling"));
+    json_decref(doc);
+    /* the table says the launch fails, and why, under it */
+    assert_int_equal(OCC(launch_baseline, "inspect", "--gpu", "H200", "--threads", "256"), EXIT_OK);
+    assert_non_null(strstr(last.out, "FAILS: > bound"));
+    assert_non_null(strstr(last.out, "FAILS: != reqntid"));
+    assert_non_null(strstr(last.out, "FAILS: cluster > 16"));
+    assert_non_null(strstr(last.out, "cluster dims cannot launch on this GPU"));
+    assert_non_null(strstr(last.out, "1 kernel cannot launch at 256 threads: above its "
+                                     "__launch_bounds__"));
+    /* --summary counts them, and the kernel at its own cap */
+    assert_int_equal(
+        OCC(launch_baseline, "inspect", "--gpu", "H200", "--threads", "256", "--summary"), EXIT_OK);
+    assert_non_null(
+        strstr(last.out, "launch fails (launch_bounds, reqntid, cluster_dims)        4"));
+    assert_non_null(
+        strstr(last.out, "at the register ceiling (ceiling)                          1"));
+    assert_non_null(
+        strstr(last.out, "  of them at their own register cap (max_regs)             1"));
+    /* at the API's pick (within the bound, at .reqntid) nothing fails */
+    assert_int_equal(OCC(launch_baseline, "inspect", "--gpu", "H200", "--json"), EXIT_OK);
+    doc = parse_json(last.out);
+    assert_false(has_flag(function_named(doc, "_Z7bounded"), "launch_bounds"));
+    assert_false(has_flag(function_named(doc, "_Z7reqntid"), "reqntid"));
+    json_decref(doc);
+}
+
+/* ------------------------------------------------------------------------ */
 /* cli-streams                                                              */
 /* ------------------------------------------------------------------------ */
 
@@ -406,6 +519,7 @@ int main(void)
         cmocka_unit_test(json_jobs_test),      cmocka_unit_test(visible_names_test),
         cmocka_unit_test(terminal_stdin_test), cmocka_unit_test(from_log_test),
         cmocka_unit_test(streams_test),        cmocka_unit_test(errors_test),
+        cmocka_unit_test(launch_flags_test),
     };
     int failed = cmocka_run_group_tests_name("inspect-cli", tests, NULL, NULL);
     free(last.out);

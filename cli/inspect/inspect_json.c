@@ -10,6 +10,7 @@
 
 #include "calc_output.h"
 #include "inspect_output.h"
+#include "inspect_risk.h"
 #include "json_stream.h"
 
 #define INSPECT_SCHEMA_VERSION 1
@@ -162,6 +163,13 @@ static void row_json(json_stream *s, const occ_inspect_kernel *f)
     int_or_null(s, f->param_bytes, f->param_bytes != OCC_INSPECT_UNKNOWN);
     key(s, "occupancy");
     occupancy_json(s, f);
+    /* the flags that need no search (the ceiling on the kernel's own arch) */
+    key(s, "flags");
+    occ_inspect_options own_arch;
+    memset(&own_arch, 0, sizeof own_arch);
+    kernel_risk risk;
+    kernel_risk_flags(f, &own_arch, &risk);
+    kernel_risk_json_flags(s, &risk);
     key(s, "note");
     if (f->note != NULL) {
         json_stream_cstring(s, f->note);

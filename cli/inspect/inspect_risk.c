@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "inspect_risk.h"
+#include "json_stream.h"
 #include "output.h"
 
 /* Registers per thread on every compute capability 5.0 to 12.x (CUDA C++
@@ -104,7 +105,17 @@ static int flags_of(const occ_inspect_kernel *k, const occ_inspect_options *opts
     memset(out, 0, sizeof *out);
     *have_device = device_of(k, opts, d);
     int ceiling = *have_device ? d->max_regs_per_thread : REGS_CEILING_DEFAULT;
+    /* the kernel's own cap, where the binary records one (a ptxas log does
+       not): ptxas spills rather than pass it */
+    if (k->max_regs > 0 && k->max_regs < ceiling) {
+        ceiling = k->max_regs;
+        out->own_cap = true;
+    }
+    out->ceiling = ceiling;
     out->at_ceiling = k->regs >= ceiling;
+    out->launch_bounds = (k->launch_flags & OCC_INSPECT_LAUNCH_OVER_BOUNDS) != 0;
+    out->reqntid = (k->launch_flags & OCC_INSPECT_LAUNCH_NOT_REQNTID) != 0;
+    out->cluster_refused = (k->launch_flags & OCC_INSPECT_LAUNCH_CLUSTER) != 0;
     out->spilling =
         k->spill_store_bytes > 0 || k->spill_load_bytes > 0 || k->spill_instructions > 0;
     return ceiling;
@@ -137,7 +148,7 @@ void kernel_risk_of(const occ_inspect_kernel *k, const occ_inspect_options *opts
     out->has_cliffs = true;
     out->blocks_per_sm = start;
     /* ptxas never goes past a register cap (it spills instead) */
-    int regs_top = k->max_regs > 0 && k->max_regs < ceiling ? k->max_regs : ceiling;
+    int regs_top = ceiling;
     if (regs_top > k->regs && blocks_with_regs(&d, launch, regs_top - k->regs) < start) {
         out->regs_to_cliff = first_loss(&d, &launch, blocks_with_regs, start, regs_top - k->regs);
     }
@@ -159,9 +170,15 @@ bool kernel_risk_near_smem(const kernel_risk *r)
     return r->smem_to_cliff_bytes > 0 && r->smem_to_cliff_bytes <= RISK_NEAR_SMEM_BYTES;
 }
 
+bool kernel_risk_fails(const kernel_risk *r)
+{
+    return r->launch_bounds || r->reqntid || r->cluster_refused;
+}
+
 bool kernel_risk_any(const kernel_risk *r)
 {
-    return r->at_ceiling || r->spilling || kernel_risk_near_regs(r) || kernel_risk_near_smem(r);
+    return kernel_risk_fails(r) || r->at_ceiling || r->spilling || kernel_risk_near_regs(r) ||
+           kernel_risk_near_smem(r);
 }
 
 const char *kernel_risk_text(const kernel_risk *r, char *buf, size_t cap)
@@ -175,6 +192,15 @@ const char *kernel_risk_text(const kernel_risk *r, char *buf, size_t cap)
         used = n_ > 0 && (size_t)n_ < cap - used ? used + (size_t)n_ : cap - 1;                    \
         sep = ", ";                                                                                \
     } while (0)
+    if (r->launch_bounds) {
+        RISK_ADD("%slaunch_bounds", sep);
+    }
+    if (r->reqntid) {
+        RISK_ADD("%sreqntid", sep);
+    }
+    if (r->cluster_refused) {
+        RISK_ADD("%scluster_dims", sep);
+    }
     if (r->at_ceiling) {
         RISK_ADD("%sceiling", sep);
     }
@@ -194,14 +220,33 @@ const char *kernel_risk_text(const kernel_risk *r, char *buf, size_t cap)
     return buf;
 }
 
+void kernel_risk_json_flags(json_stream *s, const kernel_risk *r)
+{
+    char text[160];
+    kernel_risk_text(r, text, sizeof text);
+    json_stream_raw(s, "[", 1);
+    if (strcmp(text, "-") != 0) {
+        char *save = NULL;
+        int n = 0;
+        for (char *flag = strtok_r(text, ", ", &save); flag != NULL;
+             flag = strtok_r(NULL, ", ", &save)) {
+            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+            json_stream_cstring(s, flag);
+        }
+    }
+    json_stream_raw(s, "]", 1);
+}
+
 void inspect_print_risk(FILE *out, const occ_inspect_result *r, const occ_inspect_options *opts)
 {
     size_t count = occ_inspect_kernel_count(r);
-    size_t ceiling = 0, spilling = 0, near_regs = 0, near_smem = 0;
+    size_t fails = 0, ceiling = 0, own_cap = 0, spilling = 0, near_regs = 0, near_smem = 0;
     for (size_t i = 0; i < count; i++) {
         kernel_risk risk;
         kernel_risk_of(occ_inspect_kernel_at(r, i), opts, &risk);
+        fails += kernel_risk_fails(&risk);
         ceiling += risk.at_ceiling;
+        own_cap += risk.at_ceiling && risk.own_cap;
         spilling += risk.spilling;
         near_regs += kernel_risk_near_regs(&risk);
         near_smem += kernel_risk_near_smem(&risk);
@@ -213,11 +258,13 @@ void inspect_print_risk(FILE *out, const occ_inspect_result *r, const occ_inspec
     snprintf(near_smem_label, sizeof near_smem_label,
              "within %d B of shared memory of losing a block (smem+NB)", RISK_NEAR_SMEM_BYTES);
     fprintf(out, "Kernels at risk (a kernel may carry several flags):\n");
+    fprintf(out, "  %-58s %zu\n", "launch fails (launch_bounds, reqntid, cluster_dims)", fails);
     fprintf(out, "  %-58s %zu\n", "at the register ceiling (ceiling)", ceiling);
+    fprintf(out, "  %-58s %zu\n", "  of them at their own register cap (max_regs)", own_cap);
     fprintf(out, "  %-58s %zu\n", "spilling (spills)", spilling);
     fprintf(out, "  %-58s %zu\n", near_regs_label, near_regs);
     fprintf(out, "  %-58s %zu\n", near_smem_label, near_smem);
-    if (ceiling + spilling + near_regs + near_smem == 0) {
+    if (fails + ceiling + spilling + near_regs + near_smem == 0) {
         return;
     }
     fprintf(out, "At risk (the first 10 in --sort order):\n");

@@ -23,7 +23,15 @@
 #define RISK_NEAR_SMEM_BYTES 1024
 
 typedef struct kernel_risk {
-    bool at_ceiling;         /* registers at the arch's per-thread maximum (255) */
+    bool at_ceiling;         /* registers at the kernel's own ceiling: its register
+                                cap (__maxnreg__, -maxrregcount, or the one ptxas
+                                derived from __launch_bounds__, as the cubin
+                                records it), else the arch's maximum (255) */
+    int ceiling;             /* that ceiling */
+    bool own_cap;            /* the ceiling is the kernel's own cap */
+    bool launch_bounds;      /* the block size is above __launch_bounds__: the launch fails */
+    bool reqntid;            /* the block size is not the kernel's .reqntid: it fails */
+    bool cluster_refused;    /* the compiled cluster dims cannot launch on the GPU */
     bool spilling;           /* spill stores or loads (a log), spill instructions (a cubin) */
     bool has_cliffs;         /* a block fits, so the cliffs below were computed */
     int blocks_per_sm;       /* at the kernel's own figures */
@@ -35,7 +43,7 @@ typedef struct kernel_risk {
                                 block cannot launch); 0: none */
 } kernel_risk;
 
-/* Only the flags that need no search: the ceiling and spills. */
+/* Only the flags that need no search: the ceiling, spills and the launch. */
 void kernel_risk_flags(const occ_inspect_kernel *k, const occ_inspect_options *opts,
                        kernel_risk *out);
 
@@ -51,11 +59,19 @@ void kernel_risk_of(const occ_inspect_kernel *k, const occ_inspect_options *opts
 bool kernel_risk_near_regs(const kernel_risk *r);
 bool kernel_risk_near_smem(const kernel_risk *r);
 
-/* Any of the four flags. */
+/* A flag that says the launch fails: launch_bounds, reqntid, cluster_dims. */
+bool kernel_risk_fails(const kernel_risk *r);
+
+/* Any flag. */
 bool kernel_risk_any(const kernel_risk *r);
 
-/* The flags in words: "ceiling, spills, regs+2, smem+512B"; "-" for none. */
+/* The flags in words: "launch_bounds, reqntid, cluster_dims, ceiling, spills,
+   regs+2, smem+512B"; "-" for none. */
 const char *kernel_risk_text(const kernel_risk *r, char *buf, size_t cap);
+
+/* The flags as a JSON array of strings: ["launch_bounds", "regs+2"]; []. */
+struct json_stream;
+void kernel_risk_json_flags(struct json_stream *s, const kernel_risk *r);
 
 /* The --summary section: how many kernels carry each flag, then the first
    ten at risk in the result's order, with their flags. */

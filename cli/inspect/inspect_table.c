@@ -24,6 +24,21 @@ const char *inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t 
     return buf;
 }
 
+/* The table's LIMITER: a launch that fails says so first. */
+static const char *row_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap)
+{
+    if (k->has_occupancy && (k->launch_flags & OCC_INSPECT_LAUNCH_OVER_BOUNDS)) {
+        snprintf(buf, cap, "FAILS: > bound");
+    } else if (k->has_occupancy && (k->launch_flags & OCC_INSPECT_LAUNCH_NOT_REQNTID)) {
+        snprintf(buf, cap, "FAILS: != reqntid");
+    } else if (k->has_occupancy && (k->launch_flags & OCC_INSPECT_LAUNCH_CLUSTER)) {
+        snprintf(buf, cap, "FAILS: cluster > 16");
+    } else {
+        inspect_limiter_text(k, buf, cap);
+    }
+    return buf;
+}
+
 /* Spills: bytes stored from a ptxas log, else spill instructions of a cubin. */
 static const char *spill_text(const occ_inspect_kernel *k, char *buf, size_t cap)
 {
@@ -54,10 +69,14 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
     size_t count = occ_inspect_kernel_count(r);
     size_t kernels = 0;
     size_t from_log = 0;
+    size_t over_bounds = 0, not_reqntid = 0, cluster = 0;
     for (size_t i = 0; i < count; i++) {
         const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
         kernels += k->is_kernel;
         from_log += k->is_kernel && k->from_log;
+        over_bounds += (k->launch_flags & OCC_INSPECT_LAUNCH_OVER_BOUNDS) != 0;
+        not_reqntid += (k->launch_flags & OCC_INSPECT_LAUNCH_NOT_REQNTID) != 0;
+        cluster += (k->launch_flags & OCC_INSPECT_LAUNCH_CLUSTER) != 0;
     }
     occ_inspect_totals totals;
     occ_inspect_totals_get(r, &totals);
@@ -81,6 +100,27 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
     fprintf(out, ", %s, %d B dynamic shared memory.\n",
             a->read.threads > 0 ? "at --threads" : "at the block size the occupancy API picks",
             a->read.dyn_smem_bytes);
+    if (over_bounds > 0) {
+        fprintf(out,
+                "%zu kernel%s cannot launch at %d threads: above %s __launch_bounds__ "
+                "(cudaErrorInvalidValue; flag launch_bounds). The figures are the occupancy "
+                "API's.\n",
+                over_bounds, over_bounds == 1 ? "" : "s", a->read.threads,
+                over_bounds == 1 ? "its" : "their");
+    }
+    if (not_reqntid > 0) {
+        fprintf(out,
+                "%zu kernel%s cannot launch at %d threads: %s .reqntid asks for another block "
+                "size (cudaErrorInvalidValue; flag reqntid).\n",
+                not_reqntid, not_reqntid == 1 ? "" : "s", a->read.threads,
+                not_reqntid == 1 ? "its" : "their");
+    }
+    if (cluster > 0) {
+        fprintf(out,
+                "%zu kernel%s compiled with cluster dims this GPU cannot launch (above 16 "
+                "blocks, or refused; flag cluster_dims).\n",
+                cluster, cluster == 1 ? " is" : "s are");
+    }
     if (from_log > 0) {
         fprintf(out,
                 "Note: %zu kernel%s read from a ptxas log, which does not carry "
@@ -145,7 +185,7 @@ static void print_row(FILE *out, const occ_inspect_kernel *k)
             k->stack_bytes, spill_text(k, spill, sizeof spill),
             k->barriers == OCC_INSPECT_UNKNOWN ? 0 : k->barriers,
             bound_text(k, bound, sizeof bound), block, cluster, blocks, occ,
-            inspect_limiter_text(k, limiter, sizeof limiter));
+            row_limiter_text(k, limiter, sizeof limiter));
     cli_put_visible(out, k->name);
     if (k->relocatable) {
         fputs("  [unlinked -rdc code]", out);

@@ -37,6 +37,7 @@ static int product(const int dims[3])
 
 void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_options *opts)
 {
+    row->launch_flags = 0;
     if (!row->is_kernel) {
         row->note = "device function";
         return;
@@ -72,6 +73,15 @@ void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_option
     if (threads == 0 && required > 0) {
         threads = required;
     }
+    /* the launch at a given block size fails above the bound, or off
+       .reqntid (cudaErrorInvalidValue); the API's pick keeps to both */
+    int max_threads = product(row->max_threads);
+    if (threads > 0 && max_threads > 0 && threads > max_threads) {
+        row->launch_flags |= OCC_INSPECT_LAUNCH_OVER_BOUNDS;
+    }
+    if (threads > 0 && required > 0 && threads != required) {
+        row->launch_flags |= OCC_INSPECT_LAUNCH_NOT_REQNTID;
+    }
     if (threads == 0) {
         occ_block_size_result pick;
         if (occ_max_potential_block_size(&dev, &k, 0, NULL, NULL, &pick, NULL) != OCC_OK ||
@@ -97,7 +107,9 @@ void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_option
         k.cluster_x = row->cluster_dims[0];
         k.cluster_y = row->cluster_dims[1] > 0 ? row->cluster_dims[1] : 1;
         k.cluster_z = row->cluster_dims[2] > 0 ? row->cluster_dims[2] : 1;
-        k.cluster_non_portable = k.cluster_x * k.cluster_y * k.cluster_z > OCC_CLUSTER_PORTABLE_MAX;
+        /* (as long long: a baseline may hold any three ints) */
+        k.cluster_non_portable =
+            (long long)k.cluster_x * k.cluster_y * k.cluster_z > OCC_CLUSTER_PORTABLE_MAX;
         k.max_blocks_per_cluster = row->max_cluster_rank;
         occ_device counted = dev;
         if (counted.sm_count <= 0) {
@@ -106,13 +118,21 @@ void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_option
             counted.gpc_count = 0;
         }
         occ_cluster_result c;
-        if (occ_cluster_calc(&counted, &k, &c, NULL) == OCC_OK) {
-            row->cluster_size = c.cluster_size;
-            row->max_active_clusters = dev.sm_count > 0 ? c.max_active_clusters : -1;
-            r.blocks_per_sm = c.blocks_per_sm;
-            r.warps_per_sm = c.blocks_per_sm * r.warps_per_block;
-            r.occupancy = (double)r.warps_per_sm / r.max_warps_per_sm;
+        if (occ_cluster_calc(&counted, &k, &c, NULL) != OCC_OK) {
+            /* never the non-cluster figure in its place */
+            row->launch_flags |= OCC_INSPECT_LAUNCH_CLUSTER;
+            row->has_occupancy = false;
+            row->note = "cluster dims cannot launch on this GPU";
+            return;
         }
+        if (c.launch_refused) {
+            row->launch_flags |= OCC_INSPECT_LAUNCH_CLUSTER;
+        }
+        row->cluster_size = c.cluster_size;
+        row->max_active_clusters = dev.sm_count > 0 ? c.max_active_clusters : -1;
+        r.blocks_per_sm = c.blocks_per_sm;
+        r.warps_per_sm = c.blocks_per_sm * r.warps_per_block;
+        r.occupancy = (double)r.warps_per_sm / r.max_warps_per_sm;
     }
     row->blocks_per_sm = r.blocks_per_sm;
     row->warps_per_sm = r.warps_per_sm;

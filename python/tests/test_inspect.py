@@ -114,3 +114,31 @@ def test_errors_carry_the_readers_message(tmp_path):
             occ.inspect(PROBE_LOG, **bad)
     with pytest.raises(occ.OccError):
         occ.inspect([])
+
+
+def _baseline_row(mangled, max_threads="null", req_threads="null", cluster="null"):
+    return ('{"mangled":"%s","arch":"sm_90","kind":"kernel","relocatable":false,'
+            '"from_log":false,"count":1,"regs":16,"smem_bytes":0,"smem_section_bytes":0,'
+            '"stack_bytes":0,"frame_bytes":0,"spill_store_bytes":null,"spill_load_bytes":null,'
+            '"spill_instructions":0,"barriers":0,"max_threads":%s,"req_threads":%s,'
+            '"max_regs":null,"cluster_dims":%s,"explicit_cluster":false,'
+            '"max_cluster_rank":null,"param_bytes":8}' % (mangled, max_threads, req_threads,
+                                                         cluster))
+
+
+def test_launch_fails_named(tmp_path):
+    """A launch the kernel refuses says why (launch_fails), as the CLI's flags do."""
+    rows = [_baseline_row("_Z7bounded", max_threads="[128,1,1]"),
+            _baseline_row("_Z7reqntid", req_threads="[64,1,1]"),
+            _baseline_row("_Z9cluster17", cluster="[17,1,1]"), _baseline_row("_Z5plain")]
+    path = tmp_path / "b.json"
+    path.write_text('{"schema":"occ.baseline","version":1,"occ_version":"0.1.0","inputs":[{"file":'
+                    '"k.cubin","format":"cubin"}],"options":{"arch":null,"functions":false,'
+                    '"all":false,"filter":null},"function_count":4,"functions":[\n'
+                    + ",\n".join(rows) + "\n]}\n")
+    got = {k.mangled: k.launch_fails for k in occ.inspect(path, gpu="H200", threads=256)}
+    assert got == {"_Z7bounded": ("launch_bounds",), "_Z7reqntid": ("reqntid",),
+                   "_Z9cluster17": ("cluster_dims",), "_Z5plain": ()}
+    at_pick = {k.mangled: k.launch_fails for k in occ.inspect(path, gpu="H200")}
+    assert at_pick["_Z7bounded"] == () and at_pick["_Z7reqntid"] == ()
+    assert at_pick["_Z9cluster17"] == ("cluster_dims",)  # whatever the block size

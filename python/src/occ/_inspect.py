@@ -70,6 +70,13 @@ class InspectKernel:
     max_cluster_rank: int | None
     section: str | None  # host ELF section of the first copy
     file: str  # the input the first copy came from
+    launch_fails: tuple[str, ...]  # why the launch at `threads` fails: "launch_bounds"
+    # (above __launch_bounds__), "reqntid" (not .reqntid), "cluster_dims"; () when it runs
+
+
+# occ_inspect.h's OCC_INSPECT_LAUNCH_* bits, by the names the CLI's flags use
+_LAUNCH_FLAGS = ((n.INSPECT_LAUNCH_OVER_BOUNDS, "launch_bounds"),
+                 (n.INSPECT_LAUNCH_NOT_REQNTID, "reqntid"), (n.INSPECT_LAUNCH_CLUSTER, "cluster_dims"))
 
 
 def _known(v: int) -> int | None:
@@ -137,6 +144,7 @@ def _kernel(il, k: n.InspectKernel, files: list[str]) -> InspectKernel:
         max_cluster_rank=k.max_cluster_rank if k.max_cluster_rank > 0 else None,
         section=n.text(k.section),
         file=files[k.input] if 0 <= k.input < len(files) else "",
+        launch_fails=tuple(name for bit, name in _LAUNCH_FLAGS if k.launch_flags & bit),
     )
 
 

@@ -46,6 +46,9 @@ CARVEOUT_DEFAULT = -1  # OCC_CARVEOUT_DEFAULT: no carveout preference
 OPTIN_MAX = -1  # OCC_DYN_SMEM_OPTIN_MAX: opted in to the GPU's maximum
 NO_OPTIN = -2  # OCC_DYN_SMEM_NO_OPTIN: never opted in
 INSPECT_UNKNOWN = -1  # OCC_INSPECT_UNKNOWN: a value the input does not carry
+INSPECT_LAUNCH_OVER_BOUNDS = 1 << 0  # occ_inspect_kernel.launch_flags bits
+INSPECT_LAUNCH_NOT_REQNTID = 1 << 1
+INSPECT_LAUNCH_CLUSTER = 1 << 2
 PROFILE_UNKNOWN = -1  # OCC_PROFILE_UNKNOWN: a value the trace does not carry
 ERR_NULL_POINTER = 5  # OCC_ERR_NULL_POINTER
 
@@ -387,6 +390,7 @@ class InspectKernel(Structure):
         ("zero_reason", c_int),
         ("cluster_size", c_int),
         ("max_active_clusters", c_int),
+        ("launch_flags", c_uint),
     ]
 
 
