@@ -162,7 +162,53 @@ typedef struct occ_inspect_kernel {
                                 is set; -1 without the GPU's SM count (sm_90) */
     unsigned launch_flags;   /* OCC_INSPECT_LAUNCH_* bits: why the launch the
                                 occupancy was computed for would fail */
+
+    /* The launch the occupancy is computed for (threads above is its block size) */
+    int launch_source;         /* occ_inspect_launch_source */
+    int launch_index;          /* the launch's index in occ_inspect_apply_launches'
+                                  list; -1 for the options' block size */
+    int launch_block[3];       /* block dims; {threads, 1, 1} from the options */
+    int launch_dyn_smem_bytes; /* dynamic shared memory per block */
+    int launch_cluster[3];     /* cluster dims the launch asks for; 0s: none (the
+                                  compiled __cluster_dims__ still apply) */
 } occ_inspect_kernel;
+
+/* Where a row's launch configuration comes from. */
+typedef enum occ_inspect_launch_source {
+    OCC_INSPECT_LAUNCH_API = 0,     /* the block size the occupancy API picks */
+    OCC_INSPECT_LAUNCH_THREADS = 1, /* options.threads (--threads) */
+    OCC_INSPECT_LAUNCH_PROFILE = 2, /* a launch a profile recorded */
+    OCC_INSPECT_LAUNCH_TABLE = 3,   /* a row of a launch table */
+} occ_inspect_launch_source;
+
+/* "api", "threads", "profile", "table"; "unknown" outside the enum. */
+const char *occ_inspect_launch_source_name(int source);
+
+/* One launch configuration a program makes: a profile's group, or a launch
+   table's row (docs/diff.md, "Launch configurations"). */
+typedef struct occ_inspect_launch {
+    const char *name;      /* demangled, as a profile gives it; a table's name or glob */
+    const char *mangled;   /* NULL where the source does not carry it */
+    bool glob;             /* name is a glob (fnmatch) over printed and mangled names */
+    int block[3];          /* 0 in y or z means 1 */
+    int dyn_smem_bytes;    /* OCC_INSPECT_UNKNOWN where only the sum is known */
+    int smem_total_bytes;  /* static + dynamic (a PyTorch profile's "shared
+                              memory"); OCC_INSPECT_UNKNOWN where not given */
+    int cluster[3];        /* 0s: none, or not recorded */
+    long long grid_blocks; /* 0: unknown */
+    double weight;         /* a profile's GPU time (us); a table's weight */
+    int source;            /* OCC_INSPECT_LAUNCH_PROFILE or _TABLE */
+} occ_inspect_launch;
+
+/* Launches that matched: the counts, and the weight on each side. */
+typedef struct occ_inspect_launch_match {
+    size_t launches;         /* given */
+    size_t matched;          /* matched at least one kernel */
+    size_t rows;             /* rows the result has now */
+    size_t kernels_launched; /* kernels with at least one launch */
+    double weight;           /* of every launch */
+    double matched_weight;   /* of the matched launches */
+} occ_inspect_launch_match;
 
 /* Why a kernel's launch fails (occ_inspect_kernel.launch_flags). The
    occupancy is still the one libocc computes for the block size, as
@@ -193,6 +239,26 @@ typedef struct occ_inspect_error {
 } occ_inspect_error;
 
 typedef struct occ_inspect_result occ_inspect_result;
+
+/*
+ * Gives each kernel the launches a program makes: a kernel matched by k
+ * launches becomes k rows, each with the occupancy at its launch (block
+ * size, dynamic shared memory, cluster dims); a kernel matched by none keeps
+ * its row (the options' block size). A launch matches a kernel by mangled
+ * name where it has one, else by printed name with white space ignored (a
+ * profile's demangler spaces templates its own way), or by glob. Where only
+ * a launch's static + dynamic shared memory is known, the dynamic part is
+ * the sum less the kernel's static shared memory. With options.device, only
+ * kernels that run on it are matched. matched (count entries, or NULL) says
+ * which launches matched. Call after occ_inspect_read, before sort and
+ * filter. OCC_ERR_INVALID_ARGUMENT names a launch whose values no launch
+ * can have; OCC_ERR_LIMIT above OCC_INSPECT_MAX_LAUNCH_ROWS rows.
+ */
+#define OCC_INSPECT_MAX_LAUNCH_ROWS 4000000
+occ_status occ_inspect_apply_launches(occ_inspect_result *r, const occ_inspect_options *options,
+                                      const occ_inspect_launch *launches, size_t count,
+                                      bool *matched, occ_inspect_launch_match *out,
+                                      occ_inspect_error *err);
 
 /*
  * Reads every input and returns the distinct functions in *out (free with

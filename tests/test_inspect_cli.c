@@ -18,6 +18,7 @@
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the pseudo-terminal */
 
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -411,6 +412,196 @@ static void launch_flags_test(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* cli-launches                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Kernels as a baseline holds them, and the launches a program made of them. */
+static const char launches_baseline[] =
+    "{\"schema\":\"occ.baseline\",\"version\":1,\"occ_version\":\"0.1.0\",\"inputs\":[{\"file\":"
+    "\"k.cubin\",\"format\":\"cubin\"}],\"options\":{\"arch\":null,\"functions\":false,\"all\":"
+    "false,\"filter\":null},\"function_count\":4,\"functions\":[\n" BASELINE_ROW(
+        "_Z3addPf", "64", "null", "null", "null",
+        "null") ",\n" BASELINE_ROW("_Z4convPf", "16", "null", "null", "null",
+                                   "null") ",\n" BASELINE_ROW("_Z5scalePfi", "32", "null", "null",
+                                                              "null",
+                                                              "null") ",\n" BASELINE_ROW("nvjet_"
+                                                                                         "sm90_tst_"
+                                                                                         "256x128",
+                                                                                         "168",
+                                                                                         "null",
+                                                                                         "null",
+                                                                                         "null",
+                                                                                         "null") "\n]}\n";
+
+/* occ's CUPTI records (mangled names, clusters, dynamic shared memory),
+   written as an Nsight Systems SQLite export by occ lab trace --convert. */
+static const char launch_records[] =
+    "# occ-trace 1\n"
+    "D\t0\tNVIDIA H200\t132\t9\t0\n"
+    "K\t0\t1\t7\t1\t1000\t3000\t2\t66\t1\t384\t1\t1\t168\t0\t213188\t0\t233472\t1\t-1\t2\t1\t1\t1"
+    "\t0\t0\t16\tnvjet_sm90_tst_256x128\n"
+    "K\t0\t1\t7\t2\t4000\t5000\t1056\t1\t1\t256\t1\t1\t64\t0\t0\t0\t233472\t0\t-1\t0\t0\t0\t0"
+    "\t0\t0\t0\t_Z3addPf\n"
+    "K\t0\t1\t7\t3\t6000\t6500\t1\t1\t1\t128\t1\t1\t16\t0\t61440\t0\t233472\t0\t100\t0\t0\t0\t0\t0"
+    "\t0\t0\t_Z4convPf\n"
+    "E\t3\t0\n";
+
+/* A PyTorch profile: names demangled its own way, static + dynamic shared
+   memory summed, one kernel compiled at run time. */
+static const char launch_kineto[] =
+    "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H200\", \"computeMajor\": 9, "
+    "\"computeMinor\": 0, \"numSms\": 132}], \"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"scale(float*,int)\", \"dur\": 30, \"args\": "
+    "{\"registers per thread\": 32, \"shared memory\": 8192, \"grid\": [10, 1, 1], \"block\": "
+    "[16, 16, 1]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_poi_fused_0\", \"dur\": 10, \"args\": "
+    "{\"registers per thread\": 32, \"shared memory\": 0, \"grid\": [10, 1, 1], \"block\": "
+    "[128, 1, 1]}}]}\n";
+
+static const char *write_text(const char *suffix, const char *text)
+{
+    static char paths[2][128];
+    static int next;
+    char *path = paths[next++ % 2];
+    snprintf(path, 128, "/tmp/occ-launches-%d%s", (int)getpid(), suffix);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static json_t *launch_of_row(json_t *doc, const char *mangled)
+{
+    return json_object_get(function_named(doc, mangled), "launch");
+}
+
+static long long int_at(json_t *o, const char *key)
+{
+    return (long long)json_integer_value(json_object_get(o, key));
+}
+
+static void launches_test(void **state)
+{
+    (void)state;
+    const char *tsv = write_text(".tsv", launch_records);
+    char db[128];
+    snprintf(db, sizeof db, "/tmp/occ-launches-%d.sqlite", (int)getpid());
+    assert_int_equal(OCC(NULL, "lab", "trace", "--convert", tsv, "--output", db), EXIT_OK);
+    unlink(tsv);
+    const char *records = db; /* as Nsight Systems exports it: SQLite */
+    assert_int_equal(
+        OCC(launches_baseline, "inspect", "--gpu", "H200", "--launches", records, "--json"),
+        EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    json_t *add = launch_of_row(doc, "_Z3addPf"); /* by its mangled name */
+    assert_string_equal(json_string_value(json_object_get(add, "source")), "profile");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(add, "block"), 0)), 256);
+    json_t *conv = launch_of_row(doc, "_Z4convPf");
+    assert_int_equal(int_at(conv, "dyn_smem_bytes"), 61440);
+    json_t *nvjet = launch_of_row(doc, "nvjet_sm90_tst_256x128"); /* a C name, a cluster */
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(nvjet, "cluster"), 0)), 2);
+    assert_int_equal(int_at(nvjet, "dyn_smem_bytes"), 213188);
+    json_t *occupancy = json_object_get(function_named(doc, "nvjet_sm90_tst_256x128"), "occupancy");
+    assert_int_equal(int_at(occupancy, "blocks_per_sm"), 1);
+    /* no recorded launch: the API's pick, and the row says so */
+    json_t *scale = launch_of_row(doc, "_Z5scalePfi");
+    assert_string_equal(json_string_value(json_object_get(scale, "source")), "api");
+    json_t *m = json_object_get(doc, "launch_match");
+    assert_int_equal(int_at(m, "matched"), 3);
+    assert_true(json_real_value(json_object_get(m, "matched_time_share")) == 1.0);
+    json_decref(doc);
+
+    /* a PyTorch profile: "scale(float*,int)" is libiberty's "scale(float*, int)", its 8 KB
+       of shared memory all dynamic (the kernel has no static), its block 16x16 */
+    const char *kineto = write_text(".json", launch_kineto);
+    assert_int_equal(
+        OCC(launches_baseline, "inspect", "--gpu", "H200", "--launches", kineto, "--json"),
+        EXIT_OK);
+    doc = parse_json(last.out);
+    scale = launch_of_row(doc, "_Z5scalePfi");
+    assert_string_equal(json_string_value(json_object_get(scale, "source")), "profile");
+    assert_int_equal(int_at(scale, "dyn_smem_bytes"), 8192);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(scale, "block"), 1)), 16);
+    occupancy = json_object_get(function_named(doc, "_Z5scalePfi"), "occupancy");
+    assert_int_equal(int_at(occupancy, "threads"), 256);
+    m = json_object_get(doc, "launch_match");
+    assert_int_equal(int_at(m, "matched"), 1);
+    assert_true(fabs(json_real_value(json_object_get(m, "matched_time_share")) - 0.75) < 1e-9);
+    json_t *unmatched = json_array_get(json_object_get(m, "unmatched"), 0);
+    assert_string_equal(json_string_value(json_object_get(unmatched, "name")),
+                        "triton_poi_fused_0");
+    json_decref(doc);
+    /* the table names the source on each launched row and the kernels not found */
+    assert_int_equal(OCC(launches_baseline, "inspect", "--gpu", "H200", "--launches", kineto),
+                     EXIT_OK);
+    assert_non_null(strstr(last.out, "[profile, block 16x16x1, 8192 B dynamic]"));
+    assert_non_null(strstr(last.out, "1 configurations match no kernel read (25.0% of the GPU "
+                                     "time"));
+    assert_non_null(strstr(last.out, "25.0%  triton_poi_fused_0"));
+    /* a launch source that cannot be read is an error naming it */
+    assert_int_equal(OCC(launches_baseline, "inspect", "--launches", "/nonexistent/p.json"),
+                     EXIT_DATA);
+    assert_non_null(strstr(last.err, "--launches: /nonexistent/p.json"));
+    unlink(db);
+    unlink(kineto);
+}
+
+/* The library call itself: a glob, a launch no GPU allows, and NULLs. */
+static void apply_launches_api_test(void **state)
+{
+    (void)state;
+    occ_inspect_input in = {"b.json", launches_baseline, sizeof launches_baseline - 1};
+    occ_inspect_options opts;
+    occ_inspect_options_init(&opts);
+    occ_inspect_result *r;
+    occ_inspect_error err;
+    assert_int_equal(occ_inspect_read(&in, 1, &opts, &r, &err), OCC_OK);
+    assert_int_equal(occ_inspect_kernel_count(r), 4);
+    occ_inspect_launch glob = {.name = "*conv*",
+                               .block = {64, 1, 1},
+                               .dyn_smem_bytes = 1024,
+                               .smem_total_bytes = OCC_INSPECT_UNKNOWN,
+                               .weight = 1.0,
+                               .source = OCC_INSPECT_LAUNCH_TABLE,
+                               .glob = true};
+    occ_inspect_launch both[2] = {glob, glob};
+    both[1].block[0] = 128;
+    bool matched[2];
+    occ_inspect_launch_match m;
+    assert_int_equal(occ_inspect_apply_launches(r, &opts, both, 2, matched, &m, &err), OCC_OK);
+    assert_true(matched[0] && matched[1]);
+    assert_int_equal(m.rows, 5); /* conv twice */
+    assert_int_equal(m.kernels_launched, 1);
+    int seen = 0;
+    for (size_t i = 0; i < occ_inspect_kernel_count(r); i++) {
+        const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
+        if (strcmp(k->mangled, "_Z4convPf") == 0) {
+            assert_int_equal(k->launch_source, OCC_INSPECT_LAUNCH_TABLE);
+            assert_int_equal(k->threads, k->launch_index == 0 ? 64 : 128);
+            assert_int_equal(k->launch_dyn_smem_bytes, 1024);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 2);
+    occ_inspect_launch bad = glob;
+    bad.block[0] = 2048;
+    assert_int_equal(occ_inspect_apply_launches(r, &opts, &bad, 1, NULL, NULL, &err),
+                     OCC_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "block dimension 2048 is outside 1..1024"));
+    bad = glob;
+    bad.block[1] = 64; /* 64 x 64 threads */
+    assert_int_equal(occ_inspect_apply_launches(r, &opts, &bad, 1, NULL, NULL, &err),
+                     OCC_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "4096 threads per block, above 1024"));
+    assert_int_equal(occ_inspect_apply_launches(r, &opts, NULL, 1, NULL, NULL, &err),
+                     OCC_ERR_NULL_POINTER);
+    assert_string_equal(occ_inspect_launch_source_name(OCC_INSPECT_LAUNCH_PROFILE), "profile");
+    assert_string_equal(occ_inspect_launch_source_name(99), "unknown");
+    occ_inspect_result_free(r);
+}
+
+/* ------------------------------------------------------------------------ */
 /* cli-streams                                                              */
 /* ------------------------------------------------------------------------ */
 
@@ -516,10 +707,15 @@ static void errors_test(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(json_jobs_test),      cmocka_unit_test(visible_names_test),
-        cmocka_unit_test(terminal_stdin_test), cmocka_unit_test(from_log_test),
-        cmocka_unit_test(streams_test),        cmocka_unit_test(errors_test),
+        cmocka_unit_test(json_jobs_test),
+        cmocka_unit_test(visible_names_test),
+        cmocka_unit_test(terminal_stdin_test),
+        cmocka_unit_test(from_log_test),
+        cmocka_unit_test(streams_test),
+        cmocka_unit_test(errors_test),
         cmocka_unit_test(launch_flags_test),
+        cmocka_unit_test(launches_test),
+        cmocka_unit_test(apply_launches_api_test),
     };
     int failed = cmocka_run_group_tests_name("inspect-cli", tests, NULL, NULL);
     free(last.out);

@@ -27,6 +27,7 @@ enum {
     OPT_GPU_FILE,
     OPT_THREADS,
     OPT_DYN_SMEM,
+    OPT_LAUNCHES,
     OPT_ARCH,
     OPT_FILTER,
     OPT_SORT,
@@ -51,6 +52,8 @@ static const cli_option options[] = {
                      "block size (default: the occupancy API's pick per kernel)"},
     [OPT_DYN_SMEM] = {OPT_DYN_SMEM, "dyn-smem", "BYTES",
                       "dynamic shared memory per block: 4096, 48K"},
+    [OPT_LAUNCHES] = {OPT_LAUNCHES, "launches", "FILE",
+                      "each kernel at the launches a profile recorded (occ profile's inputs)"},
     [OPT_ARCH] = {OPT_ARCH, "arch", "ARCH",
                   "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
     [OPT_FILTER] = {OPT_FILTER, "filter", "REGEX",
@@ -196,6 +199,7 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     case OPT_GPU_FILE: a->gpu_file = value; return true;
     case OPT_THREADS: return inspect_apply_read_option(INSPECT_READ_THREADS, value, o, err);
     case OPT_DYN_SMEM: return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, o, err);
+    case OPT_LAUNCHES: a->launches = value; return true;
     case OPT_ARCH: return inspect_apply_read_option(INSPECT_READ_ARCH, value, o, err);
     case OPT_FILTER: a->filter = value; return true;
     case OPT_SORT: return parse_sort(value, &a->sort, err);
@@ -281,6 +285,15 @@ static bool make_inputs(const inspect_args *a, const cli_io *io, occ_inspect_inp
     return true;
 }
 
+static void run_free(inspect_args *a, occ_inspect_result *r)
+{
+    if (a->launch_set != NULL) {
+        inspect_launches_free(a->launch_set);
+        a->launch_set = NULL;
+    }
+    occ_inspect_result_free(r);
+}
+
 /* Reads, filters, sorts and prints; the caller frees what it allocated. */
 static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *io)
 {
@@ -296,18 +309,33 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
     }
     double start = cli_now_seconds();
+    inspect_launch_set launch_set;
+    if (a->launches != NULL) {
+        cli_error lerr;
+        if (!inspect_launches_load(a->launches, &launch_set, &lerr)) {
+            occ_inspect_result_free(r);
+            return cli_report(io, "inspect", &lerr);
+        }
+        a->launch_set = &launch_set;
+    }
     if (a->filter != NULL && occ_inspect_filter(r, a->filter, &err) != OCC_OK) {
-        occ_inspect_result_free(r);
+        run_free(a, r);
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
     }
     /* the baseline first: it is written in name order, the output in --sort order */
     cli_error save_err;
     if (a->save != NULL && !baseline_save(a->save, r, a, &save_err)) {
-        occ_inspect_result_free(r);
+        run_free(a, r);
         return cli_report(io, "inspect", &save_err);
     }
+    /* after the baseline, which holds resources, one row per function */
+    cli_error lerr;
+    if (a->launch_set != NULL && !inspect_launches_apply(a->launch_set, r, &a->read, &lerr)) {
+        run_free(a, r);
+        return cli_report(io, "inspect", &lerr);
+    }
     if (occ_inspect_sort(r, a->sort, &err) != OCC_OK) {
-        occ_inspect_result_free(r);
+        run_free(a, r);
         return cli_fail(io, "inspect", EXIT_DATA, "%s", err.message);
     }
     double sorted = cli_now_seconds();
@@ -332,7 +360,7 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
                 t.names_seconds, sorted - start, cli_now_seconds() - sorted, totals.distinct_names,
                 t.pool_wait_seconds, t.entries_in_part, t.entries_part_refused);
     }
-    occ_inspect_result_free(r);
+    run_free(a, r);
     return EXIT_OK;
 }
 

@@ -170,6 +170,8 @@ static void row_json(json_stream *s, const occ_inspect_kernel *f)
     kernel_risk risk;
     kernel_risk_flags(f, &own_arch, &risk);
     kernel_risk_json_flags(s, &risk);
+    key(s, "launch");
+    inspect_launch_row_json(s, f);
     key(s, "note");
     if (f->note != NULL) {
         json_stream_cstring(s, f->note);
@@ -303,6 +305,8 @@ void inspect_print_json(FILE *out, const occ_inspect_result *r, const inspect_ar
     }
     json_stream_lit(s, "],\n\"entries_skipped\":");
     json_stream_int(s, totals.entries_skipped);
+    json_stream_lit(s, ",\n\"launch_match\":");
+    inspect_launches_json(s, a->launch_set);
     json_stream_lit(s, ",\n\"functions\":[\n");
     int jobs = a->read.jobs > 0 ? a->read.jobs : occ_inspect_default_jobs();
     write_functions(s, r, jobs);

@@ -8,6 +8,7 @@
 #define OCC_CLI_INSPECT_OUTPUT_H
 
 #include "cli.h"
+#include "inspect_launches.h"
 #include "occ_inspect.h"
 
 typedef enum inspect_output {
@@ -32,6 +33,8 @@ typedef struct inspect_args {
     bool help;
     const char **files; /* the inputs as given ("-": stdin) */
     int file_count;
+    const char *launches;           /* --launches FILE, or NULL */
+    inspect_launch_set *launch_set; /* read from it, once applied; NULL without */
 } inspect_args;
 
 /* True when `occ inspect` without a file would wait for a person to type a

@@ -69,7 +69,7 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
     size_t count = occ_inspect_kernel_count(r);
     size_t kernels = 0;
     size_t from_log = 0;
-    size_t over_bounds = 0, not_reqntid = 0, cluster = 0;
+    size_t over_bounds = 0, not_reqntid = 0, cluster = 0, launch_rows = 0;
     for (size_t i = 0; i < count; i++) {
         const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
         kernels += k->is_kernel;
@@ -77,10 +77,18 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
         over_bounds += (k->launch_flags & OCC_INSPECT_LAUNCH_OVER_BOUNDS) != 0;
         not_reqntid += (k->launch_flags & OCC_INSPECT_LAUNCH_NOT_REQNTID) != 0;
         cluster += (k->launch_flags & OCC_INSPECT_LAUNCH_CLUSTER) != 0;
+        launch_rows += k->launch_index >= 0;
     }
     occ_inspect_totals totals;
     occ_inspect_totals_get(r, &totals);
-    fprintf(out, "\n%zu kernel%s", kernels, kernels == 1 ? "" : "s");
+    if (a->launch_set != NULL) {
+        /* a kernel launched k ways has k rows */
+        size_t distinct = kernels - launch_rows + a->launch_set->match.kernels_launched;
+        fprintf(out, "\n%zu row%s for %zu kernel%s", kernels, kernels == 1 ? "" : "s", distinct,
+                distinct == 1 ? "" : "s");
+    } else {
+        fprintf(out, "\n%zu kernel%s", kernels, kernels == 1 ? "" : "s");
+    }
     if (a->read.functions) {
         fprintf(out, " and %zu device function%s", count - kernels,
                 count - kernels == 1 ? "" : "s");
@@ -97,9 +105,14 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
     } else {
         fputs("each kernel's own arch (generic sm_XX entry)", out);
     }
-    fprintf(out, ", %s, %d B dynamic shared memory.\n",
-            a->read.threads > 0 ? "at --threads" : "at the block size the occupancy API picks",
-            a->read.dyn_smem_bytes);
+    fprintf(
+        out, ", %s, %d B dynamic shared memory.\n",
+        a->launch_set != NULL
+            ? (a->read.threads > 0 ? "at each recorded launch, else at --threads"
+                                   : "at each recorded launch, else at the block size the "
+                                     "occupancy API picks")
+            : (a->read.threads > 0 ? "at --threads" : "at the block size the occupancy API picks"),
+        a->read.dyn_smem_bytes);
     if (over_bounds > 0) {
         fprintf(out,
                 "%zu kernel%s cannot launch at %d threads: above %s __launch_bounds__ "
@@ -127,6 +140,9 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
                 "__launch_bounds__, .reqntid or cluster dims: BOUND is unknown there and the "
                 "figures may differ from the binary's (read the cubin or fatbin for those).\n",
                 from_log, from_log == 1 ? " was" : "s were");
+    }
+    if (a->launch_set != NULL) {
+        inspect_launches_print(out, a->launch_set);
     }
     for (int i = 0; i < totals.no_data_count; i++) {
         char kind[16];
@@ -192,6 +208,22 @@ static void print_row(FILE *out, const occ_inspect_kernel *k)
     }
     if (k->count > 1) {
         fprintf(out, "  [x%d]", k->count);
+    }
+    if (k->launch_index >= 0) {
+        fprintf(out, "  [%s", occ_inspect_launch_source_name(k->launch_source));
+        if (k->launch_block[1] > 1 || k->launch_block[2] > 1) {
+            fprintf(out, ", block %dx%dx%d", k->launch_block[0], k->launch_block[1],
+                    k->launch_block[2]);
+        }
+        if (k->launch_dyn_smem_bytes > 0) {
+            fprintf(out, ", %d B dynamic", k->launch_dyn_smem_bytes);
+        }
+        if (k->launch_cluster[0] > 0) {
+            fprintf(out, ", cluster %dx%dx%d", k->launch_cluster[0],
+                    k->launch_cluster[1] > 0 ? k->launch_cluster[1] : 1,
+                    k->launch_cluster[2] > 0 ? k->launch_cluster[2] : 1);
+        }
+        fputc(']', out);
     }
     fputc('\n', out);
 }

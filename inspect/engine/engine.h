@@ -102,8 +102,16 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
                               const occ_inspect_options *options, const inspect_part_tuning *tuning,
                               occ_inspect_result **out, occ_inspect_error *err);
 
-/* Fills the row's occupancy fields through libocc (occupancy.c). */
+/* Fills the row's occupancy fields through libocc (occupancy.c), at the
+   options' block size and dynamic shared memory. */
 void inspect_compute_occupancy(occ_inspect_kernel *k, const occ_inspect_options *opts);
+
+/* The same at a launch: `threads` (0: the API's pick), dynamic shared
+   memory, and cluster dims (NULL or 0s: the compiled ones). Sets the row's
+   launch_* fields but launch_source and launch_index, which are the
+   caller's. */
+void inspect_compute_occupancy_at(occ_inspect_kernel *k, const occ_inspect_options *opts,
+                                  int threads, int dyn_smem_bytes, const int cluster[3]);
 
 /* False, with the value and the limit in msg, when a function's numbers are
    beyond what its architecture allows: a damaged file (limits.c). */

@@ -37,7 +37,21 @@ static int product(const int dims[3])
 
 void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_options *opts)
 {
+    inspect_compute_occupancy_at(row, opts, opts->threads, opts->dyn_smem_bytes, NULL);
+    row->launch_source = opts->threads > 0 ? OCC_INSPECT_LAUNCH_THREADS : OCC_INSPECT_LAUNCH_API;
+    row->launch_block[0] = row->has_occupancy ? row->threads : opts->threads;
+    row->launch_block[1] = row->launch_block[2] = 1;
+}
+
+void inspect_compute_occupancy_at(occ_inspect_kernel *row, const occ_inspect_options *opts,
+                                  int threads_asked, int dyn_smem_bytes, const int cluster[3])
+{
     row->launch_flags = 0;
+    row->launch_index = -1;
+    row->launch_dyn_smem_bytes = dyn_smem_bytes;
+    for (int d = 0; d < 3; d++) {
+        row->launch_cluster[d] = cluster != NULL ? cluster[d] : 0;
+    }
     if (!row->is_kernel) {
         row->note = "device function";
         return;
@@ -57,7 +71,7 @@ void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_option
     occ_kernel_init(&k);
     k.regs_per_thread = row->regs;
     k.static_smem_bytes = row->smem_bytes;
-    k.dyn_smem_bytes = opts->dyn_smem_bytes;
+    k.dyn_smem_bytes = dyn_smem_bytes;
     if (row->barriers != OCC_INSPECT_UNKNOWN) {
         k.barriers = row->barriers;
     }
@@ -69,7 +83,7 @@ void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_option
     if (bound > 0 && bound <= dev.max_threads_per_block) {
         k.max_threads_per_block = bound;
     }
-    int threads = opts->threads;
+    int threads = threads_asked;
     if (threads == 0 && required > 0) {
         threads = required;
     }
@@ -101,12 +115,14 @@ void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_option
     snprintf(row->gpu, sizeof row->gpu, "%s", dev.name);
     row->threads = threads;
     row->max_active_clusters = -1;
-    if (row->cluster_dims[0] > 0) {
+    /* the launch's cluster (a profile records it), else the compiled one */
+    const int *dims = cluster != NULL && cluster[0] > 0 ? cluster : row->cluster_dims;
+    if (dims[0] > 0) {
         /* A kernel with __cluster_dims__ always launches as clusters, and a
            cluster launch holds at most 8 blocks per SM (occ_cluster_calc). */
-        k.cluster_x = row->cluster_dims[0];
-        k.cluster_y = row->cluster_dims[1] > 0 ? row->cluster_dims[1] : 1;
-        k.cluster_z = row->cluster_dims[2] > 0 ? row->cluster_dims[2] : 1;
+        k.cluster_x = dims[0];
+        k.cluster_y = dims[1] > 0 ? dims[1] : 1;
+        k.cluster_z = dims[2] > 0 ? dims[2] : 1;
         /* (as long long: a baseline may hold any three ints) */
         k.cluster_non_portable =
             (long long)k.cluster_x * k.cluster_y * k.cluster_z > OCC_CLUSTER_PORTABLE_MAX;

@@ -1,0 +1,47 @@
+/*
+ * inspect_launches.h - `--launches FILE` of occ inspect (and occ diff): the
+ * launch configurations a program makes, read from a profile that occ
+ * profile reads (libocc-profile), for occ_inspect_apply_launches.
+ */
+#ifndef OCC_CLI_INSPECT_LAUNCHES_H
+#define OCC_CLI_INSPECT_LAUNCHES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "occ_inspect.h"
+
+struct json_stream;
+
+typedef struct inspect_launch_set {
+    const char *path;             /* as given */
+    const char *kind;             /* "profile" or "table" */
+    occ_inspect_launch *launches; /* names point into what `owner` holds */
+    size_t count;
+    bool *matched; /* per launch, after inspect_launches_apply */
+    occ_inspect_launch_match match;
+    void *owner; /* the profile result */
+} inspect_launch_set;
+
+/* Reads FILE (a profile: PyTorch profiler JSON, Nsight Systems SQLite or
+   CSV, occ's CUPTI records). False with the reason (EXIT_DATA). */
+bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error *err);
+
+/* occ_inspect_apply_launches on r. */
+bool inspect_launches_apply(inspect_launch_set *set, occ_inspect_result *r,
+                            const occ_inspect_options *opts, cli_error *err);
+
+void inspect_launches_free(inspect_launch_set *set);
+
+/* Text: how many launches matched kernels here, their share of the weight,
+   and the first unmatched ones (heaviest first). */
+void inspect_launches_print(FILE *out, const inspect_launch_set *set);
+
+/* JSON: the launch_match object (null when set is NULL). */
+void inspect_launches_json(struct json_stream *s, const inspect_launch_set *set);
+
+/* JSON: a row's launch object. */
+void inspect_launch_row_json(struct json_stream *s, const occ_inspect_kernel *k);
+
+#endif /* OCC_CLI_INSPECT_LAUNCHES_H */
