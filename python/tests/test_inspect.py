@@ -4,6 +4,8 @@ tests/inspect/ where this build has them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import occ
@@ -142,3 +144,35 @@ def test_launch_fails_named(tmp_path):
     at_pick = {k.mangled: k.launch_fails for k in occ.inspect(path, gpu="H200")}
     assert at_pick["_Z7bounded"] == () and at_pick["_Z7reqntid"] == ()
     assert at_pick["_Z9cluster17"] == ("cluster_dims",)  # whatever the block size
+
+
+def test_launches_from_a_profile(tmp_path):
+    """inspect(launches=) gives each kernel its recorded launches, as
+    ``occ inspect --launches`` does: the same rows, block dims and shared memory."""
+    rows = [_baseline_row("_Z5scalePfi"), _baseline_row("_Z3addPf")]
+    base = tmp_path / "b.json"
+    base.write_text('{"schema":"occ.baseline","version":1,"occ_version":"0.1.0","inputs":[{"file":'
+                    '"k.cubin","format":"cubin"}],"options":{"arch":null,"functions":false,'
+                    '"all":false,"filter":null},"function_count":2,"functions":[\n'
+                    + ",\n".join(rows) + "\n]}\n")
+    trace = tmp_path / "t.json"
+    event = ('{"ph": "X", "cat": "kernel", "name": "%s", "dur": %d, "args": {"registers per '
+             'thread": 16, "shared memory": %d, "grid": [10, 1, 1], "block": %s}}')
+    trace.write_text('{"deviceProperties": [{"id": 0, "name": "NVIDIA H200", "computeMajor": 9, '
+                     '"computeMinor": 0, "numSms": 132}], "traceEvents": ['
+                     + ",".join([event % ("scale(float*,int)", 30, 8192, "[16, 16, 1]"),
+                                 event % ("scale(float*, int)", 10, 0, "[64, 1, 1]"),
+                                 event % ("triton_poi_fused_0", 5, 0, "[128, 1, 1]")]) + "]}")
+    got = occ.inspect(base, gpu="H200", launches=trace, sort="name")
+    scale = [k for k in got if k.mangled == "_Z5scalePfi"]
+    assert sorted((k.launch_block, k.launch_dyn_smem_bytes, k.threads) for k in scale) == [
+        ((16, 16, 1), 8192, 256), ((64, 1, 1), 0, 64)]
+    assert all(k.launch_source == "profile" for k in scale)
+    add = [k for k in got if k.mangled == "_Z3addPf"]
+    assert len(add) == 1 and add[0].launch_source == "api"
+    cli = json.loads(run_cli(["inspect", "--gpu", "H200", "--launches", str(trace), "--json",
+                              "--sort", "name", str(base)]).stdout)
+    assert [(f["mangled"], f["launch"]["source"], f["occupancy"]["threads"])
+            for f in cli["functions"]] == [(k.mangled, k.launch_source, k.threads) for k in got]
+    with pytest.raises(occ.OccError, match="launches"):
+        occ.inspect(base, launches=tmp_path / "missing.json")

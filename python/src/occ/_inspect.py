@@ -72,6 +72,10 @@ class InspectKernel:
     file: str  # the input the first copy came from
     launch_fails: tuple[str, ...]  # why the launch at `threads` fails: "launch_bounds"
     # (above __launch_bounds__), "reqntid" (not .reqntid), "cluster_dims"; () when it runs
+    launch_source: str  # where the launch comes from: "profile", "threads" or "api"
+    launch_block: tuple[int, int, int] | None  # the launch's block dims
+    launch_dyn_smem_bytes: int  # the launch's dynamic shared memory per block
+    launch_cluster: tuple[int, int, int] | None  # cluster dims the launch asks for
 
 
 # occ_inspect.h's OCC_INSPECT_LAUNCH_* bits, by the names the CLI's flags use
@@ -145,6 +149,10 @@ def _kernel(il, k: n.InspectKernel, files: list[str]) -> InspectKernel:
         section=n.text(k.section),
         file=files[k.input] if 0 <= k.input < len(files) else "",
         launch_fails=tuple(name for bit, name in _LAUNCH_FLAGS if k.launch_flags & bit),
+        launch_source=n.text(il.occ_inspect_launch_source_name(k.launch_source)) or "",
+        launch_block=_dims(k.launch_block),
+        launch_dyn_smem_bytes=k.launch_dyn_smem_bytes,
+        launch_cluster=_dims(k.launch_cluster),
     )
 
 
@@ -174,6 +182,7 @@ def inspect(
     jobs: int = 0,
     sort: str = "occupancy",
     filter: str | None = None,
+    launches: str | os.PathLike | None = None,
 ) -> list[InspectKernel]:
     """Every kernel of ``ptxas -v`` logs, cubins, fatbins, executables and
     shared libraries (compressed entries included), with its resources and
@@ -197,6 +206,10 @@ def inspect(
             "name".
         filter: keep names that match this POSIX extended regular
             expression.
+        launches: a profile ``occ profile`` reads (PyTorch profiler trace,
+            Nsight Systems SQLite export or CSV): each kernel gets a row for
+            each launch configuration recorded for it, at that launch
+            (``occ inspect --launches``; occ_inspect_apply_launches).
 
     Raises:
         OccError: a file that cannot be read, or is truncated, damaged or
@@ -253,6 +266,8 @@ def inspect(
     if status:
         _raise(err)
     try:
+        if launches is not None:
+            _apply_launches(il, result, opts, launches)
         if filter is not None and il.occ_inspect_filter(result, filter.encode("utf-8"),
                                                         _byref(err)):
             _raise(err)
@@ -263,6 +278,50 @@ def inspect(
                 for i in range(count)]
     finally:
         il.occ_inspect_result_free(result)
+
+
+def _apply_launches(il, result, opts, launches) -> None:
+    """The profile's launch configurations given to the kernels read, as
+    ``occ inspect --launches`` does."""
+    if not isinstance(launches, (str, os.PathLike)):
+        raise TypeError(f"launches must be a str or os.PathLike, not {type(launches).__name__}")
+    raw = os.fsencode(launches)
+    if b"\0" in raw:
+        raise OccError(f"{os.fsdecode(raw)!r}: embedded null byte", status="invalid argument",
+                       code=1, field="launches")
+    pl = n.profile_lib()
+    path = (n.ProfileInput * 1)()
+    path[0].path = raw
+    popts = n.ProfileOptions()
+    pl.occ_profile_options_init(_byref(popts))
+    prof = ctypes.c_void_p()
+    perr = n.ProfileError()
+    if pl.occ_profile_read(path, 1, _byref(popts), _byref(prof), _byref(perr)):
+        raise OccError("launches: " + perr.message.decode("utf-8", "replace"),
+                       status=n.text(n.lib.occ_status_name(perr.status)) or "",
+                       code=perr.status, field="launches")
+    try:
+        count = pl.occ_profile_group_count(prof)
+        array = (n.InspectLaunch * max(count, 1))()
+        for i in range(count):
+            g = pl.occ_profile_group_at(prof, i).contents
+            l = array[i]
+            l.name = g.name
+            l.mangled = g.mangled
+            l.block[:] = list(g.block)
+            split = g.dyn_smem_bytes != n.PROFILE_UNKNOWN
+            l.dyn_smem_bytes = g.dyn_smem_bytes if split else _UNKNOWN
+            l.smem_total_bytes = _UNKNOWN if split else g.smem_bytes
+            l.cluster[:] = list(g.cluster)
+            l.grid_blocks = g.grid[0] * max(g.grid[1], 1) * max(g.grid[2], 1)
+            l.weight = g.gpu_time_us
+            l.source = n.INSPECT_LAUNCH_FROM_PROFILE
+        err = n.InspectError()
+        if il.occ_inspect_apply_launches(result, _byref(opts), array, count, None, None,
+                                         _byref(err)):
+            _raise(err)
+    finally:
+        pl.occ_profile_result_free(prof)
 
 
 def _raise(err: n.InspectError) -> None:

@@ -49,6 +49,7 @@ INSPECT_UNKNOWN = -1  # OCC_INSPECT_UNKNOWN: a value the input does not carry
 INSPECT_LAUNCH_OVER_BOUNDS = 1 << 0  # occ_inspect_kernel.launch_flags bits
 INSPECT_LAUNCH_NOT_REQNTID = 1 << 1
 INSPECT_LAUNCH_CLUSTER = 1 << 2
+INSPECT_LAUNCH_FROM_PROFILE = 2  # occ_inspect_launch_source: OCC_INSPECT_LAUNCH_PROFILE
 PROFILE_UNKNOWN = -1  # OCC_PROFILE_UNKNOWN: a value the trace does not carry
 ERR_NULL_POINTER = 5  # OCC_ERR_NULL_POINTER
 
@@ -350,6 +351,32 @@ class InspectOptions(Structure):
     ]
 
 
+class InspectLaunch(Structure):
+    _fields_ = [
+        ("name", c_char_p),
+        ("mangled", c_char_p),
+        ("glob", c_bool),
+        ("block", c_int * 3),
+        ("dyn_smem_bytes", c_int),
+        ("smem_total_bytes", c_int),
+        ("cluster", c_int * 3),
+        ("grid_blocks", c_longlong),
+        ("weight", c_double),
+        ("source", c_int),
+    ]
+
+
+class InspectLaunchMatch(Structure):
+    _fields_ = [
+        ("launches", c_size_t),
+        ("matched", c_size_t),
+        ("rows", c_size_t),
+        ("kernels_launched", c_size_t),
+        ("weight", c_double),
+        ("matched_weight", c_double),
+    ]
+
+
 class InspectKernel(Structure):
     _fields_ = [
         ("name", c_char_p),
@@ -391,6 +418,11 @@ class InspectKernel(Structure):
         ("cluster_size", c_int),
         ("max_active_clusters", c_int),
         ("launch_flags", c_uint),
+        ("launch_source", c_int),
+        ("launch_index", c_int),
+        ("launch_block", c_int * 3),
+        ("launch_dyn_smem_bytes", c_int),
+        ("launch_cluster", c_int * 3),
     ]
 
 
@@ -527,6 +559,8 @@ STRUCTS = {
     "occ_inspect_options": InspectOptions,
     "occ_inspect_kernel": InspectKernel,
     "occ_inspect_error": InspectError,
+    "occ_inspect_launch": InspectLaunch,
+    "occ_inspect_launch_match": InspectLaunchMatch,
     "occ_profile_input": ProfileInput,
     "occ_profile_options": ProfileOptions,
     "occ_profile_device": ProfileDevice,
@@ -676,6 +710,17 @@ def _proto_inspect(il: ctypes.CDLL) -> None:
         "occ_inspect_sort": (c_int, res, c_int, ierr),
         "occ_inspect_filter": (c_int, res, c_char_p, ierr),
         "occ_inspect_arch_name": (c_char_p, c_int, c_char, c_char_p, c_size_t),
+        "occ_inspect_apply_launches": (
+            c_int,
+            res,
+            POINTER(InspectOptions),
+            POINTER(InspectLaunch),
+            c_size_t,
+            POINTER(c_bool),
+            POINTER(InspectLaunchMatch),
+            ierr,
+        ),
+        "occ_inspect_launch_source_name": (c_char_p, c_int),
     }
     for name, (restype, *argtypes) in table.items():
         f = getattr(il, name)
