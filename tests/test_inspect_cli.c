@@ -11,6 +11,8 @@
  *   - /dev/stdin from a pipe is read, /proc/self/maps fails for its real reason, and
  *     neither waits (cli-streams, the occ binary run with a time limit);
  *   - bad options exit 2, bad inputs exit 1 with one line naming the file (cli-errors);
+ *   - a directory stands for the binaries under it (cli-directory);
+ *   - --launches gives each kernel the launches a profile recorded (cli-launches);
  *   - a launch the kernel refuses (above __launch_bounds__, off .reqntid, cluster dims the
  *     GPU cannot launch) is flagged, and the register ceiling is the kernel's own cap
  *     (cli-launch-flags).
@@ -601,6 +603,49 @@ static void apply_launches_api_test(void **state)
     occ_inspect_result_free(r);
 }
 
+/* A directory stands for the binaries under it (Triton's cache: a cubin
+   beside its PTX and JSON); one with none is an error naming it. */
+static void directory_test(void **state)
+{
+    (void)state;
+    char dir[128], sub[160], copy[200], other[200];
+    snprintf(dir, sizeof dir, "/tmp/occ-inspect-dir-%d", (int)getpid());
+    snprintf(sub, sizeof sub, "%s/ab12", dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(copy, sizeof copy, "%s/kernel.cubin", sub);
+    snprintf(other, sizeof other, "%s/kernel.ptx", sub);
+    FILE *in = fopen(data("hostile/cubin-baseline.cubin"), "rb");
+    FILE *out = fopen(copy, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    }
+    fclose(in);
+    fclose(out);
+    out = fopen(other, "w");
+    assert_non_null(out);
+    fputs(".version 8.0\n", out); /* not a binary: passed over */
+    fclose(out);
+    assert_int_equal(OCC(NULL, "inspect", "--json", dir), EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    json_t *inputs = json_object_get(doc, "inputs");
+    assert_int_equal(json_array_size(inputs), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(inputs, 0), "file")),
+                        copy);
+    assert_true(json_array_size(json_object_get(doc, "functions")) > 0);
+    json_decref(doc);
+    unlink(copy);
+    assert_int_equal(OCC(NULL, "inspect", dir), EXIT_DATA);
+    assert_non_null(strstr(last.err, "a directory without a cubin, fatbin, ELF file or archive"));
+    unlink(other);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 /* ------------------------------------------------------------------------ */
 /* cli-streams                                                              */
 /* ------------------------------------------------------------------------ */
@@ -690,8 +735,11 @@ static void errors_test(void **state)
     assert_one_error_line("/nonexistent/x.cubin", "cannot open");
     char dir[1100];
     snprintf(dir, sizeof dir, "%s", data("hostile"));
+    /* a directory stands for its binaries: this one's first damaged one is named */
     assert_int_equal(OCC(NULL, "inspect", dir), EXIT_DATA);
-    assert_one_error_line(dir, "is a directory");
+    assert_true(starts_with(last.err, "occ inspect: "));
+    assert_non_null(strstr(last.err, dir));
+    assert_null(strstr(last.err, "is a directory"));
     /* the second input is the bad one: named, not the first */
     const char *bad = data("hostile/log-barriers-99.log");
     assert_int_equal(OCC(NULL, "inspect", cubin, bad), EXIT_DATA);
@@ -716,6 +764,7 @@ int main(void)
         cmocka_unit_test(launch_flags_test),
         cmocka_unit_test(launches_test),
         cmocka_unit_test(apply_launches_api_test),
+        cmocka_unit_test(directory_test),
     };
     int failed = cmocka_run_group_tests_name("inspect-cli", tests, NULL, NULL);
     free(last.out);

@@ -18,6 +18,7 @@
 #include "baseline_save.h"
 #include "gpu_select.h"
 #include "file_read.h"
+#include "inspect_dirs.h"
 #include "inspect_output.h"
 #include "options.h"
 #include "values.h"
@@ -379,6 +380,7 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
         return cli_fail(io, "inspect", EXIT_DATA, "out of memory");
     }
     char *stdin_data = NULL;
+    const char **files_given = a.files; /* freed here; a.files may become the expanded list */
     cli_error err;
     int code = EXIT_OK;
     if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
@@ -396,11 +398,38 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
         if (a.file_count == 0) {
             a.files[a.file_count++] = "-";
         }
-        code = make_inputs(&a, io, inputs, &stdin_data, &err) ? run(&a, inputs, io)
-                                                              : cli_report(io, "inspect", &err);
+        /* a directory stands for the binaries under it (Triton's cache) */
+        char **expanded = NULL;
+        int expanded_count = 0;
+        occ_inspect_input *more = NULL;
+        const char **view = NULL;
+        if (!inspect_expand_dirs(a.files, a.file_count, &expanded, &expanded_count, &err) ||
+            (more = realloc(inputs, ((size_t)expanded_count + 1) * sizeof *inputs)) == NULL ||
+            (view = malloc(((size_t)expanded_count + 1) * sizeof *view)) == NULL) {
+            if (more != NULL) {
+                inputs = more;
+            }
+            if (expanded != NULL) {
+                cli_error_set(&err, EXIT_DATA, "out of memory");
+            }
+            code = cli_report(io, "inspect", &err);
+        } else {
+            inputs = more;
+            for (int i = 0; i < expanded_count; i++) {
+                view[i] = expanded[i];
+            }
+            a.files = view;
+            a.file_count = expanded_count;
+            code = make_inputs(&a, io, inputs, &stdin_data, &err) ? run(&a, inputs, io)
+                                                                  : cli_report(io, "inspect", &err);
+        }
+        free(view);
+        if (expanded != NULL) {
+            inspect_dirs_free(expanded, expanded_count);
+        }
     }
     free(stdin_data);
     free(inputs);
-    free(a.files);
+    free(files_given);
     return code;
 }
