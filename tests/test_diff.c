@@ -5,10 +5,10 @@
  *   - every field's old and new value equals what ptxas printed (the logs, read here by the
  *     test's own parser), and blocks, occupancy and limiter what occ_calc gives on those
  *     numbers (diff-fields);
- *   - the worst change comes first in the table, the JSON and Markdown; Markdown escapes '|'
- *     and '`' in names (diff-order);
- *   - --fail-on thresholds fail one step past the change and pass at it; exit 1 for the gate
- *     and for an unreadable file, told apart by the message; exit 2 for usage (diff-gate);
+ *   - the worst change comes first in the table, the JSON and Markdown (diff-order);
+ *   - --fail-on thresholds fail one step past the change and pass at it; the exit status as
+ *     GNU diff's: 0 passed, 1 the gate failed (in every output format), 2 trouble: usage, an
+ *     input that cannot be read, is damaged or is not recognised (diff-gate);
  *   - --allow accepts failures by name pattern with a reason, per item, and reports lines that
  *     excused nothing (diff-allow);
  *   - a baseline read back equals what it was saved from, as a diff shows (diff-baseline);
@@ -34,6 +34,9 @@
 #include "cli.h"
 #include "cli_harness.h"
 #include "test_data.h"
+
+/* occ diff's exit status, as GNU diff's and grep's; not cli.h's codes, where 1 is bad data. */
+enum { DIFF_PASSED = 0, DIFF_FAILED = 1, DIFF_TROUBLE = 2 };
 
 /* ------------------------------------------------------------------------ */
 /* The logs, read independently of occ                                      */
@@ -145,6 +148,20 @@ static json_t *parse_json(const char *text)
     return doc;
 }
 
+static const char *write_temp(const char *text)
+{
+    static char paths[4][64];
+    static int next;
+    char *path = paths[next++ % 4];
+    snprintf(path, 64, "/tmp/occ-test-diff-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t len = strlen(text);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    return path;
+}
+
 /* `occ diff --json --gpu H200 --threads 256 [extra] OLD NEW`, exit 0 or 1 expected. */
 static json_t *diff_json(const char *old_path, const char *new_path, const char *extra,
                          int want_code)
@@ -222,7 +239,7 @@ static void test_counts_follow_the_source(void **state)
     assert_non_null(log_find(&old_log, "_Z4gonePf"));
     assert_null(log_find(&new_log, "_Z4gonePf"));
     assert_non_null(log_find(&new_log, "_Z5freshPf"));
-    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, EXIT_OK);
+    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, DIFF_PASSED);
     assert_int_equal(count_of(doc, "unchanged"), 1);
     assert_int_equal(count_of(doc, "changed"), 4);
     assert_int_equal(count_of(doc, "added"), 1);
@@ -250,7 +267,7 @@ static void test_fields_equal_ptxas_and_occ_calc(void **state)
     log_file old_log, new_log;
     read_log("diff/old.log", &old_log);
     read_log("diff/new.log", &new_log);
-    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, EXIT_OK);
+    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, DIFF_PASSED);
     json_t *list = json_object_get(doc, "changed");
     size_t i;
     json_t *e;
@@ -326,14 +343,14 @@ static void test_worst_first(void **state)
     read_log("diff/old.log", &old_log);
     read_log("diff/new.log", &new_log);
     const char *worst = worst_kernel(&old_log, &new_log);
-    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, EXIT_OK);
+    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, DIFF_PASSED);
     json_t *first = json_array_get(json_object_get(doc, "changed"), 0);
     assert_string_equal(json_string_value(json_object_get(first, "mangled")), worst);
     json_decref(doc);
     /* the table: the first row under "Changed" names it */
     OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", data("diff/old.log"),
         data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_OK);
+    assert_int_equal(last.code, DIFF_PASSED);
     const char *section = strstr(last.out, "Changed");
     assert_non_null(section);
     const char *row = strchr(strchr(section, '\n') + 1, '\n') + 1; /* past the header */
@@ -343,7 +360,7 @@ static void test_worst_first(void **state)
     /* Markdown: the first row is the worst, the rest folded */
     OCC(NULL, "diff", "--markdown", "--top", "1", "--gpu", "H200", "--threads", "256",
         data("diff/old.log"), data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_OK);
+    assert_int_equal(last.code, DIFF_PASSED);
     const char *details = strstr(last.out, "<details><summary>6 more</summary>");
     assert_non_null(details);
     const char *first_row = strstr(last.out, "|---");
@@ -365,7 +382,7 @@ static void expect_gate(const char *fail_on, int want_code, const char *want_ite
         fail_msg("--fail-on %s: exit %d (wanted %d), stderr: %s", fail_on, last.code, want_code,
                  last.err);
     }
-    if (want_code == EXIT_DATA) {
+    if (want_code == DIFF_FAILED) {
         /* one line, and it is the gate that failed, not a file */
         if (!starts_with(last.err, "occ diff: gate failed: ") || line_count(last.err) != 1 ||
             strstr(last.err, want_item) == NULL) {
@@ -388,72 +405,128 @@ static void test_thresholds(void **state)
     /* registers: the change is tolerated at regs+D and fails at regs+(D-1) */
     int d = gb->regs - ga->regs;
     snprintf(item, sizeof item, "regs+%d", d - 1);
-    expect_gate(item, EXIT_DATA, item);
+    expect_gate(item, DIFF_FAILED, item);
     snprintf(item, sizeof item, "regs+%d", d);
-    expect_gate(item, EXIT_OK, NULL);
+    expect_gate(item, DIFF_PASSED, NULL);
     /* occupancy in percentage points, from occ_calc */
     int drop = (int)((h200_256(ga).occupancy - h200_256(gb).occupancy) * 100.0 + 0.5);
     snprintf(item, sizeof item, "occupancy-%d%%", drop - 1);
-    expect_gate(item, EXIT_DATA, item);
+    expect_gate(item, DIFF_FAILED, item);
     snprintf(item, sizeof item, "occupancy-%d%%", drop);
-    expect_gate(item, EXIT_OK, NULL);
+    expect_gate(item, DIFF_PASSED, NULL);
     /* blocks */
     int lost = h200_256(ga).blocks_per_sm - h200_256(gb).blocks_per_sm;
     snprintf(item, sizeof item, "blocks-%d", lost - 1);
-    expect_gate(item, EXIT_DATA, item);
+    expect_gate(item, DIFF_FAILED, item);
     snprintf(item, sizeof item, "blocks-%d", lost);
-    expect_gate(item, EXIT_OK, NULL);
+    expect_gate(item, DIFF_PASSED, NULL);
     /* spills: stores + loads */
     const log_kernel *sa = log_find(&old_log, "_Z7spillerPdPKdi");
     const log_kernel *sb = log_find(&new_log, "_Z7spillerPdPKdi");
     int spill =
         sb->spill_store_bytes + sb->spill_load_bytes - sa->spill_store_bytes - sa->spill_load_bytes;
     snprintf(item, sizeof item, "spills+%d", spill - 1);
-    expect_gate(item, EXIT_DATA, item);
+    expect_gate(item, DIFF_FAILED, item);
     snprintf(item, sizeof item, "spills+%d", spill);
-    expect_gate(item, EXIT_OK, NULL);
+    expect_gate(item, DIFF_PASSED, NULL);
     /* shared memory, in bytes with a K suffix: 4 KB to 16 KB is 12K */
     const log_kernel *ta = log_find(&old_log, "_Z9tile_smemPf");
     const log_kernel *tb = log_find(&new_log, "_Z9tile_smemPf");
     assert_int_equal(tb->smem_bytes - ta->smem_bytes, 12 * 1024);
-    expect_gate("smem+11K", EXIT_DATA, "smem+11K");
-    expect_gate("smem+12K", EXIT_OK, NULL);
+    expect_gate("smem+11K", DIFF_FAILED, "smem+11K");
+    expect_gate("smem+12K", DIFF_PASSED, NULL);
     /* stack */
     int stack = log_find(&new_log, "_Z10stack_userPii")->stack_bytes -
                 log_find(&old_log, "_Z10stack_userPii")->stack_bytes;
     snprintf(item, sizeof item, "stack+%d", stack - 1);
-    expect_gate(item, EXIT_DATA, item);
+    expect_gate(item, DIFF_FAILED, item);
     /* the spiller's stack grew more: both must be tolerated to pass */
     int spiller_stack = sb->stack_bytes - sa->stack_bytes;
     snprintf(item, sizeof item, "stack+%d", stack > spiller_stack ? stack : spiller_stack);
-    expect_gate(item, EXIT_OK, NULL);
+    expect_gate(item, DIFF_PASSED, NULL);
     /* the kinds of change */
-    expect_gate("added", EXIT_DATA, "added: 1");
-    expect_gate("removed", EXIT_DATA, "removed: 1");
-    expect_gate("moved", EXIT_DATA, "moved: 1");
-    expect_gate("changed", EXIT_DATA, "changed: 4");
+    expect_gate("added", DIFF_FAILED, "added: 1");
+    expect_gate("removed", DIFF_FAILED, "removed: 1");
+    expect_gate("moved", DIFF_FAILED, "moved: 1");
+    expect_gate("changed", DIFF_FAILED, "changed: 4");
     /* improvements never fail: the reverse diff loses no occupancy */
     OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--fail-on", "occupancy,regs,spills",
         data("diff/new.log"), data("diff/old.log"));
-    assert_int_equal(last.code, EXIT_OK);
+    assert_int_equal(last.code, DIFF_PASSED);
     /* several items; the summary counts each */
     OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--fail-on", "occupancy-10%,regs+8",
         "--fail-on", "added", data("diff/old.log"), data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_DATA);
+    assert_int_equal(last.code, DIFF_FAILED);
     /* a kernel counts once, and under each item it fails */
     assert_non_null(strstr(last.err, "2 kernels (occupancy-10%: 1, regs+8: 1, added: 1)"));
     assert_non_null(strstr(last.out, "Gate failed: 2 kernels"));
 }
 
+/* The exit status, as GNU diff's and grep's: 0 the gate passed (or there is none), 1 it
+   failed, whatever the output, 2 trouble. */
 static void test_exit_codes(void **state)
 {
     (void)state;
-    /* a file that cannot be read: exit 1, the line names it, never "gate failed" */
+    /* 0: no gate, or a gate nothing fails */
+    OCC(NULL, "diff", data("diff/old.log"), data("diff/new.log"));
+    assert_int_equal(last.code, DIFF_PASSED);
+    OCC(NULL, "diff", "--fail-on", "regs+100", data("diff/old.log"), data("diff/new.log"));
+    assert_int_equal(last.code, DIFF_PASSED);
+    /* 1: the gate failed, and the report is printed in every format */
+    static const char *const formats[] = {"--threads=256", "--json", "--markdown"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        OCC(NULL, "diff", "--gpu", "H200", formats[i], "--fail-on", "regs", data("diff/old.log"),
+            data("diff/new.log"));
+        if (last.code != DIFF_FAILED || !starts_with(last.err, "occ diff: gate failed: ") ||
+            strstr(last.out, "regs_grow") == NULL) {
+            fail_msg("%s: exit %d, stderr: %s", formats[i], last.code, last.err);
+        }
+    }
+    json_t *doc =
+        diff_json(data("diff/old.log"), data("diff/new.log"), "--fail-on=regs", DIFF_FAILED);
+    assert_true(json_is_false(json_object_get(json_object_get(doc, "gate"), "passed")));
+    json_decref(doc);
+    /* 2: a file that cannot be read; the line names it, never "gate failed" */
     OCC(NULL, "diff", "--fail-on", "regs", data("diff/old.log"), "/nonexistent/new.so");
-    assert_int_equal(last.code, EXIT_DATA);
+    assert_int_equal(last.code, DIFF_TROUBLE);
     assert_true(starts_with(last.err, "occ diff: /nonexistent/new.so: cannot open"));
     assert_null(strstr(last.err, "gate"));
     assert_string_equal(last.out, "");
+    /* 2: a damaged input (a baseline cut short), as OLD or NEW, whatever the output and the gate;
+       nothing on stdout */
+    char damaged[128];
+    snprintf(damaged, sizeof damaged, "%s",
+             write_temp("{\"schema\":\"occ.baseline\",\"version\":1,\"functions\":[{\"mangled\":"
+                        "\"_Z1kv\",\"arch\":\"sm_90\",\"kind\":\"kernel\",\"regs\":8,"));
+    static const char *const damaged_runs[][3] = {
+        {"--json", "old", "--fail-on=regs+100"},
+        {"--markdown", "new", "--fail-on=regs"},
+        {"--threads=256", "old", "--threads=128"},
+    };
+    for (size_t i = 0; i < sizeof damaged_runs / sizeof damaged_runs[0]; i++) {
+        bool old_side = strcmp(damaged_runs[i][1], "old") == 0;
+        OCC(NULL, "diff", damaged_runs[i][0], damaged_runs[i][2],
+            old_side ? damaged : data("diff/old.log"), old_side ? data("diff/new.log") : damaged);
+        char prefix[192];
+        snprintf(prefix, sizeof prefix, "occ diff: %s: offset ", damaged);
+        if (last.code != DIFF_TROUBLE || !starts_with(last.err, prefix) ||
+            line_count(last.err) != 1 || last.out[0] != '\0') {
+            fail_msg("damaged %s: exit %d, stderr: %s", damaged_runs[i][1], last.code, last.err);
+        }
+    }
+    unlink(damaged);
+    /* 2: an input that is not a build occ reads */
+    char unknown[128];
+    snprintf(unknown, sizeof unknown, "%s",
+             write_temp("{\"schema\":\"occ.inspect\",\"version\":1,\"functions\":[]}"));
+    OCC(NULL, "diff", "--fail-on", "regs", unknown, data("diff/new.log"));
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    assert_non_null(strstr(last.err, "not a ptxas log, cubin, fatbin or ELF file"));
+    unlink(unknown);
+    /* 2: a --gpu-file that is not a GPU (data, not the command line: no hint) */
+    OCC("{\"name\": 1}", "diff", "--gpu-file", "-", data("diff/old.log"), data("diff/new.log"));
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    assert_null(strstr(last.err, "occ: try"));
     /* usage: exit 2 with a hint */
     static const struct {
         const char *args[4];
@@ -470,17 +543,17 @@ static void test_exit_codes(void **state)
     for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
         OCC(NULL, "diff", usage[i].args[0], usage[i].args[1], data("diff/old.log"),
             data("diff/new.log"));
-        if (last.code != EXIT_USAGE || strstr(last.err, usage[i].want) == NULL ||
+        if (last.code != DIFF_TROUBLE || strstr(last.err, usage[i].want) == NULL ||
             strstr(last.err, "occ: try 'occ diff --help'") == NULL) {
             fail_msg("%s %s: exit %d, stderr: %s", usage[i].args[0], usage[i].args[1], last.code,
                      last.err);
         }
     }
     OCC(NULL, "diff", data("diff/old.log"));
-    assert_int_equal(last.code, EXIT_USAGE);
+    assert_int_equal(last.code, DIFF_TROUBLE);
     assert_non_null(strstr(last.err, "give NEW too"));
     OCC(NULL, "diff", data("diff/old.log"), data("diff/new.log"), data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_USAGE);
+    assert_int_equal(last.code, DIFF_TROUBLE);
     /* stdin as one side */
     FILE *f = test_data_open("diff/old.log", "r");
     static char text[8192];
@@ -488,31 +561,17 @@ static void test_exit_codes(void **state)
     fclose(f);
     text[n] = '\0';
     OCC(text, "diff", "--json", "-", data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_OK);
-    json_t *doc = parse_json(last.out);
+    assert_int_equal(last.code, DIFF_PASSED);
+    doc = parse_json(last.out);
     assert_int_equal(count_of(doc, "changed"), 4);
     json_decref(doc);
     OCC(text, "diff", "-", "-");
-    assert_int_equal(last.code, EXIT_USAGE);
+    assert_int_equal(last.code, DIFF_TROUBLE);
 }
 
 /* ------------------------------------------------------------------------ */
 /* diff-allow                                                               */
 /* ------------------------------------------------------------------------ */
-
-static const char *write_temp(const char *text)
-{
-    static char paths[4][64];
-    static int next;
-    char *path = paths[next++ % 4];
-    snprintf(path, 64, "/tmp/occ-test-diff-XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    size_t len = strlen(text);
-    assert_int_equal(write(fd, text, len), (ssize_t)len);
-    close(fd);
-    return path;
-}
 
 static void test_allow(void **state)
 {
@@ -524,7 +583,7 @@ static void test_allow(void **state)
                                    "no_such_kernel*  # stale\n");
     OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--fail-on", "regs+8,occupancy",
         "--allow", allow, data("diff/old.log"), data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_OK);
+    assert_int_equal(last.code, DIFF_PASSED);
     assert_non_null(strstr(last.out, "[allowed: occupancy, regs+8; "));
     assert_non_null(strstr(last.out, "more accumulators, faster: measured in #12]"));
     assert_non_null(strstr(last.out, "line 4 (no_such_kernel*) excused no failure"));
@@ -546,19 +605,19 @@ static void test_allow(void **state)
     const char *only_occupancy = write_temp("occupancy: _Z9regs_grow*  # occupancy accepted\n");
     OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--fail-on", "regs+8,occupancy",
         "--allow", only_occupancy, data("diff/old.log"), data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_DATA);
+    assert_int_equal(last.code, DIFF_FAILED);
     /* only what is not accepted counts against the gate */
     assert_non_null(strstr(last.err, "gate failed: 1 kernel (regs+8: 1)"));
     assert_non_null(strstr(last.out, "[FAILS regs+8]"));
     const char *both = write_temp("occupancy, regs: _Z9regs_grow*  # both accepted\n");
     OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--fail-on", "regs+8,occupancy",
         "--allow", both, data("diff/old.log"), data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_OK);
+    assert_int_equal(last.code, DIFF_PASSED);
     /* a line without a reason: the file and line named, exit 1 */
     const char *no_reason = write_temp("steady*\nregs_grow*\n");
     OCC(NULL, "diff", "--fail-on", "regs", "--allow", no_reason, data("diff/old.log"),
         data("diff/new.log"));
-    assert_int_equal(last.code, EXIT_DATA);
+    assert_int_equal(last.code, DIFF_TROUBLE);
     char want[256];
     snprintf(want, sizeof want, "occ diff: %s: line 1: no reason", no_reason);
     assert_true(starts_with(last.err, want));
@@ -787,7 +846,7 @@ static void test_risk_matches_a_linear_search(void **state)
     (void)state;
     log_file new_log;
     read_log("diff/new.log", &new_log);
-    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, EXIT_OK);
+    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), NULL, DIFF_PASSED);
     static const char *const arrays[] = {"changed", "added", "moved"};
     int checked = 0;
     for (size_t a = 0; a < 3; a++) {
@@ -852,12 +911,12 @@ static void test_ceiling(void **state)
     snprintf(old_path, sizeof old_path, "%s", write_temp(ceiling_old));
     snprintf(new_path, sizeof new_path, "%s", write_temp(ceiling_new));
     OCC(NULL, "diff", "--fail-on", "ceiling", old_path, new_path);
-    assert_int_equal(last.code, EXIT_DATA);
+    assert_int_equal(last.code, DIFF_FAILED);
     assert_non_null(strstr(last.err, "gate failed: 1 kernel (ceiling: 1)"));
     assert_non_null(strstr(last.out, "at the register ceiling: 0 -> 1"));
     /* already at the ceiling on both sides: not a new failure */
     OCC(NULL, "diff", "--fail-on", "ceiling", new_path, new_path);
-    assert_int_equal(last.code, EXIT_OK);
+    assert_int_equal(last.code, DIFF_PASSED);
     OCC(NULL, "inspect", "--summary", new_path);
     char want[160];
     snprintf(want, sizeof want, "  %-58s %d\n", "at the register ceiling (ceiling)", 1);
@@ -879,7 +938,7 @@ static void test_markdown_escapes(void **state)
              write_temp("ptxas info    : Compiling entry function 'a|b`c' for 'sm_90'\n"
                         "ptxas info    : Used 16 registers, used 0 barriers\n"));
     OCC(NULL, "diff", "--markdown", old_path, new_path);
-    assert_int_equal(last.code, EXIT_OK);
+    assert_int_equal(last.code, DIFF_PASSED);
     assert_non_null(strstr(last.out, "| `a\\|b'c` | 8 → 16 |"));
     unlink(old_path);
     unlink(new_path);
@@ -906,11 +965,11 @@ static void test_static_kernel_moved(void **state)
              write_temp("ptxas info    : Compiling entry function "
                         "'__nv_static_34__99887766_9_new_cu_bb__Z4tickPf' for 'sm_90'\n"
                         "ptxas info    : Used 40 registers, used 0 barriers\n"));
-    json_t *doc = diff_json(old_path, new_path, NULL, EXIT_OK);
+    json_t *doc = diff_json(old_path, new_path, NULL, DIFF_PASSED);
     assert_int_equal(count_of(doc, "moved"), 1);
     assert_int_equal(count_of(doc, "added") + count_of(doc, "removed"), 0);
     json_decref(doc);
-    doc = diff_json(old_path, other_path, NULL, EXIT_OK);
+    doc = diff_json(old_path, other_path, NULL, DIFF_PASSED);
     assert_int_equal(count_of(doc, "moved"), 0);
     assert_int_equal(count_of(doc, "added"), 1);
     assert_int_equal(count_of(doc, "removed"), 1);
@@ -924,13 +983,14 @@ static void test_static_kernel_moved(void **state)
 static void test_filter(void **state)
 {
     (void)state;
-    json_t *doc = diff_json(data("diff/old.log"), data("diff/new.log"), "--filter=^regs_", EXIT_OK);
+    json_t *doc =
+        diff_json(data("diff/old.log"), data("diff/new.log"), "--filter=^regs_", DIFF_PASSED);
     assert_int_equal(count_of(doc, "changed"), 1);
     assert_int_equal(count_of(doc, "added") + count_of(doc, "removed") + count_of(doc, "moved") +
                          count_of(doc, "unchanged"),
                      0);
     json_decref(doc);
-    doc = diff_json(data("diff/old.log"), data("diff/new.log"), "--arch=sm_80", EXIT_OK);
+    doc = diff_json(data("diff/old.log"), data("diff/new.log"), "--arch=sm_80", DIFF_PASSED);
     assert_int_equal(count_of(doc, "changed") + count_of(doc, "unchanged"), 0);
     json_decref(doc);
 }

@@ -6,10 +6,13 @@
  * two on two threads at once; the matching is diff_match.c's, the gate
  * diff_gate.c's, the outputs diff_text.c's and diff_json.c's.
  *
- * Exit status: 0 when nothing fails the gate, 1 when something does (the
- * last line on stderr says "gate failed: ..."), 1 too for a file that
- * cannot be read (the line names the file), 2 for a usage error.
+ * Exit status, as GNU diff's and grep's (diff.h): 0 when nothing fails the
+ * gate, 1 when something does (the last line on stderr says "gate failed:
+ * ..."), 2 for trouble: a usage error, a file that cannot be read, is
+ * damaged or is not recognised (the line names it), an output that cannot
+ * be written.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,8 +92,12 @@ static const cli_help help = {
                    "\n"
                    "--fail-on chooses what fails the run; a threshold is the change tolerated\n"
                    "(regs+8, occupancy-10%). --allow FILE accepts changes by name pattern.\n"
-                   "Exit status: 0 nothing failed, 1 the gate failed (stderr: \"gate failed\")\n"
-                   "or a file could not be read (stderr names it), 2 a usage error.",
+                   "\n"
+                   "Exit status, as diff's and grep's: 0 the gate passed (or no --fail-on);\n"
+                   "1 the gate failed (stderr: \"gate failed: ...\"; --json and --markdown\n"
+                   "still print the report); 2 trouble: a usage error, or an input that cannot\n"
+                   "be read, is damaged or is not recognised (stderr names it), or an output\n"
+                   "that cannot be written.",
     .examples = "occ inspect --save base.json build-main/libfoo.so\n"
                 "occ diff --fail-on occupancy-10%,regs+8,spills base.json build/libfoo.so\n"
                 "occ diff --markdown --allow occ-allow.txt --fail-on occupancy old.so new.so",
@@ -235,6 +242,14 @@ static bool read_both(side_read sides[2], cli_error *err)
     return true;
 }
 
+/* Trouble (diff.h): the line as every occ command prints it (with the hint
+   to --help on a usage error), and exit status 2 whatever the CLI's code. */
+static int trouble(const cli_io *io, const cli_error *err)
+{
+    cli_report(io, "diff", err);
+    return DIFF_EXIT_TROUBLE;
+}
+
 static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2],
                const allow_list *allow)
 {
@@ -242,6 +257,10 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     /* large decompression buffers go back to the system when freed */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
+    if (a->allow_path != NULL && !a->gated) {
+        fprintf(io->err, "occ diff: note: --allow without --fail-on: nothing fails, so "
+                         "nothing needs allowing\n");
+    }
     side_read sides[2];
     memset(sides, 0, sizeof sides);
     for (int i = 0; i < 2; i++) {
@@ -253,7 +272,7 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     double start = cli_now_seconds();
     bool read_ok = read_both(sides, &err);
     double read_done = cli_now_seconds();
-    int code = EXIT_OK;
+    int code = DIFF_EXIT_PASSED;
     diff_report report;
     memset(&report, 0, sizeof report);
     report.old_side = (diff_side){a->files[0], sides[0].result, 0, 0};
@@ -262,9 +281,10 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     report.gate = a->gated ? &a->gate : NULL;
     report.allow = allow->count > 0 ? allow : NULL;
     if (!read_ok) {
-        code = cli_report(io, "diff", &err);
+        code = trouble(io, &err);
     } else if (!diff_compare(&report)) {
-        code = cli_fail(io, "diff", EXIT_DATA, "out of memory");
+        cli_error_set(&err, EXIT_DATA, "out of memory");
+        code = trouble(io, &err);
     } else {
         gate_apply(&report);
         diff_sort(&report);
@@ -284,8 +304,9 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
         }
         if (report.failed > 0) {
             char summary[512];
-            code = cli_fail(io, "diff", EXIT_DATA, "gate failed: %s",
-                            diff_gate_summary(&report, summary, sizeof summary));
+            cli_fail(io, "diff", EXIT_DATA, "gate failed: %s",
+                     diff_gate_summary(&report, summary, sizeof summary));
+            code = DIFF_EXIT_FAILED;
         }
     }
     free(report.entries);
@@ -311,6 +332,23 @@ static bool make_inputs(const diff_args *a, const cli_io *io, occ_inspect_input 
     return true;
 }
 
+/* A report that did not reach its file (a full disk) is trouble: the CI job
+   must not read a cut comment as a verdict. The error is cleared once
+   reported, so that it is not reported again as the CLI's status 1. */
+static int check_written(const cli_io *io, int code)
+{
+    errno = 0;
+    if (fflush(io->out) == 0 && !ferror(io->out)) {
+        return code;
+    }
+    int e = errno;
+    cli_error err;
+    cli_error_set(&err, EXIT_DATA, "cannot write the output: %s",
+                  e != 0 ? strerror(e) : "write error");
+    clearerr(io->out);
+    return trouble(io, &err);
+}
+
 int cmd_diff(int argc, char **argv, const cli_io *io)
 {
     diff_args a;
@@ -322,9 +360,9 @@ int cmd_diff(int argc, char **argv, const cli_io *io)
     memset(&allow, 0, sizeof allow);
     char *stdin_data = NULL;
     occ_inspect_input inputs[2];
-    int code = EXIT_OK;
+    int code = DIFF_EXIT_PASSED;
     if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
-        code = cli_report(io, "diff", &err);
+        code = trouble(io, &err);
     } else if (a.help) {
         cli_print_help(io->out, &help, tables, 1);
     } else if (!check_args(&a, &err) ||
@@ -332,18 +370,14 @@ int cmd_diff(int argc, char **argv, const cli_io *io)
                 !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &a.device, &err)) ||
                (a.allow_path != NULL && !allow_read(a.allow_path, io->in, &allow, &err)) ||
                !make_inputs(&a, io, inputs, &stdin_data, &err)) {
-        code = cli_report(io, "diff", &err);
+        code = trouble(io, &err);
     } else {
         if (a.gpu != NULL || a.gpu_file != NULL) {
             a.read.device = &a.device;
-        }
-        if (a.allow_path != NULL && !a.gated) {
-            fprintf(io->err, "occ diff: note: --allow without --fail-on: nothing fails, so "
-                             "nothing needs allowing\n");
         }
         code = run(&a, io, inputs, &allow);
     }
     allow_free(&allow);
     free(stdin_data);
-    return code;
+    return check_written(io, code);
 }

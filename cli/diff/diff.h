@@ -4,7 +4,7 @@
  * (--fail-on, --allow) and the report the outputs print.
  *
  *   cmd_diff.c    options, reading both sides (one occ_inspect_read each,
- *                 on two threads), the order of work, the exit code
+ *                 on two threads), the order of work, the exit status
  *   diff_match.c  matching by arch and mangled name, moved kernels, the
  *                 fields that changed, worst first
  *   diff_fields.c each field's name and its value on either side
@@ -21,6 +21,17 @@
 #include "cli.h"
 #include "inspect_risk.h"
 #include "occ_inspect.h"
+
+/* occ diff's exit status, as GNU diff's and grep's: 0 the gate passed (or
+   there is none), 1 it failed, 2 trouble (a usage error; an input that
+   cannot be read, is damaged or is not recognised; the output not written).
+   The CLI's codes (cli.h: 1 for bad data, 2 for usage) are mapped onto these
+   in cmd_diff.c; only a failed gate gives 1. */
+enum {
+    DIFF_EXIT_PASSED = 0,
+    DIFF_EXIT_FAILED = 1,
+    DIFF_EXIT_TROUBLE = 2,
+};
 
 /* The fields compared, in the order the outputs show them. */
 typedef enum diff_field {
