@@ -10,7 +10,7 @@
  *     GNU diff's: 0 passed, 1 the gate failed (in every output format), 2 trouble: usage, an
  *     input that cannot be read, is damaged or is not recognised (diff-gate);
  *   - --allow accepts failures by name pattern with a reason, per item, and reports lines that
- *     excused nothing (diff-allow);
+ *     excused nothing; an empty item list and an unknown item are refused (diff-allow);
  *   - a baseline read back equals what it was saved from, as a diff shows (diff-baseline);
  *     damaged baselines fail with one line naming the offset (diff-baseline-hostile);
  *   - the at-risk flags: the cliff found equals a search one register or byte at a time with
@@ -621,6 +621,38 @@ static void test_allow(void **state)
     char want[256];
     snprintf(want, sizeof want, "occ diff: %s: line 1: no reason", no_reason);
     assert_true(starts_with(last.err, want));
+    /* an empty item list would accept every item: refused, the file and the line named */
+    static const struct {
+        const char *text;
+        const char *want;
+    } refused[] = {
+        {"# accepted\n: regs_grow*  # every item?\n", "line 2: no item before ':'"},
+        {"regs, : regs_grow*  # reason\n", "line 1: an empty item before ':'"},
+        /* a misspelt item: named, and the items listed */
+        {"bogus, regs: regs_grow*  # reason\n",
+         "line 1: 'bogus' is not an item; items are occupancy, blocks, regs, spills, stack, smem, "
+         "barriers, ceiling, added, removed, moved, changed"},
+        {"\nregs, ocupancy: regs_grow*  # reason\n",
+         "line 2: 'ocupancy' is not an item (did you mean 'occupancy'?); items are occupancy, "},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *path = write_temp(refused[i].text);
+        OCC(NULL, "diff", "--fail-on", "regs,occupancy", "--allow", path, data("diff/old.log"),
+            data("diff/new.log"));
+        snprintf(want, sizeof want, "occ diff: %s: %s", path, refused[i].want);
+        if (last.code != DIFF_TROUBLE || !starts_with(last.err, want) ||
+            line_count(last.err) != 1 || last.out[0] != '\0') {
+            fail_msg("%s: exit %d, stderr: %s", refused[i].text, last.code, last.err);
+        }
+        unlink(path);
+    }
+    /* a ':' in a pattern that is not a list of words stays the pattern's */
+    const char *colon = write_temp("regs_grow(*: x*  # matches nothing: reported unused\n");
+    OCC(NULL, "diff", "--fail-on", "regs", "--allow", colon, data("diff/old.log"),
+        data("diff/new.log"));
+    assert_int_equal(last.code, DIFF_FAILED);
+    assert_non_null(strstr(last.out, "line 1 (regs_grow(*: x*) excused no failure"));
+    unlink(colon);
     unlink(allow);
     unlink(only_occupancy);
     unlink(both);

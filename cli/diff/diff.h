@@ -129,8 +129,9 @@ typedef struct allow_list {
 } allow_list;
 
 /* Reads an --allow file: "[ITEM,ITEM: ]PATTERN # REASON" per line, '#'
-   lines and blank lines skipped. A line without a reason is an error
-   naming the file and the line. */
+   lines and blank lines skipped. A line without a reason, with an empty
+   item list (": k*") or an item that is not one (the known ones listed) is
+   an error naming the file and the line. */
 bool allow_read(const char *path, FILE *in, allow_list *out, cli_error *err);
 void allow_free(allow_list *list);
 

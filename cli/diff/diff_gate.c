@@ -56,10 +56,9 @@ static int find_item(const char *name, size_t len)
     return -1;
 }
 
-static bool unknown_item(const char *name, size_t len, cli_error *err)
+/* The closest item to a misspelt one, or NULL when none is close. */
+static const char *near_item(const char *word)
 {
-    char word[64];
-    snprintf(word, sizeof word, "%.*s", (int)(len < 40 ? len : 40), name);
     int best = 3;
     const char *near = NULL;
     for (int i = 0; i < GATE_ITEM_COUNT; i++) {
@@ -69,6 +68,14 @@ static bool unknown_item(const char *name, size_t len, cli_error *err)
             near = items[i].name;
         }
     }
+    return near;
+}
+
+static bool unknown_item(const char *name, size_t len, cli_error *err)
+{
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)(len < 40 ? len : 40), name);
+    const char *near = near_item(word);
     if (near != NULL) {
         return cli_error_set(err, EXIT_USAGE, "'%s' is not an item; did you mean '%s'?", word,
                              near);
@@ -185,36 +192,76 @@ static char *trimmed_copy(const char *from, const char *to)
     return s;
 }
 
-/* "regs,spills: " in front of a pattern: the items the line covers. A
-   name's "::" never has a space after it, so it is not taken for this; a
-   pattern with ": " whose front is not a list of items stays a pattern. */
-static void read_line_items(const char **text, const char *end, unsigned *out)
+/* Whether text..end holds only what a list of items can ("regs, spills"):
+   letters, digits, '_', '-', '+', '%', commas and blanks. A name pattern has
+   more ('*', '(', '<', ...), and a C++ name's "::" never has a blank after
+   it. */
+static bool looks_like_items(const char *text, const char *end)
 {
-    const char *colon = memchr(*text, ':', (size_t)(end - *text));
-    if (colon == NULL || colon + 1 >= end || (colon[1] != ' ' && colon[1] != '\t')) {
-        return;
+    for (const char *p = text; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
+        bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-' || c == '+' || c == '%';
+        if (!word && c != ',' && c != ' ' && c != '\t') {
+            return false;
+        }
     }
-    const char *p = *text;
+    return true;
+}
+
+/* "regs, spills: " in front of a pattern: the items the line covers, set in
+   *out, and *text moved past the ": ". The list ends at the first ':' with a
+   blank after it, before the reason ('#'). Where the text in front of it is
+   not a list of words, the ':' belongs to the pattern; where it is, every
+   word must be an item and the list must not be empty (an empty one would
+   accept every item without saying so). */
+static bool read_line_items(const char **text, const char *end, const char *path, int line,
+                            unsigned *out, cli_error *err)
+{
+    const char *hash = memchr(*text, '#', (size_t)(end - *text));
+    const char *stop = hash != NULL ? hash : end;
+    const char *colon = *text;
+    while ((colon = memchr(colon, ':', (size_t)(stop - colon))) != NULL && colon + 1 < stop &&
+           colon[1] != ' ' && colon[1] != '\t') {
+        colon++;
+    }
+    if (colon == NULL || colon + 1 >= stop || !looks_like_items(*text, colon)) {
+        return true;
+    }
     unsigned bits = 0;
-    while (p < colon) {
+    for (const char *p = *text; p <= colon;) {
         const char *comma = memchr(p, ',', (size_t)(colon - p));
-        const char *stop = comma != NULL ? comma : colon;
-        while (p < stop && *p == ' ') {
+        const char *word_end = comma != NULL ? comma : colon;
+        while (p < word_end && (*p == ' ' || *p == '\t')) {
             p++;
         }
-        size_t len = (size_t)(stop - p);
-        while (len > 0 && p[len - 1] == ' ') {
+        size_t len = (size_t)(word_end - p);
+        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t')) {
             len--;
+        }
+        if (len == 0) {
+            return cli_error_set(err, EXIT_DATA,
+                                 "%s: line %d: %s before ':'; write ITEM, ITEM: PATTERN # REASON "
+                                 "(items are " ITEM_LIST "), or PATTERN # REASON for every item",
+                                 path, line,
+                                 bits == 0 && comma == NULL ? "no item" : "an empty item");
         }
         int item = find_item(p, len);
         if (item < 0) {
-            return;
+            char word[48];
+            snprintf(word, sizeof word, "%.*s", (int)(len < 40 ? len : 40), p);
+            const char *near = near_item(word);
+            return cli_error_set(err, EXIT_DATA,
+                                 "%s: line %d: '%s' is not an item%s%s%s; items are " ITEM_LIST,
+                                 path, line, word, near != NULL ? " (did you mean '" : "",
+                                 near != NULL ? near : "", near != NULL ? "'?)" : "");
         }
         bits |= 1u << item;
-        p = stop + 1;
+        p = word_end + 1;
     }
     *out = bits;
     *text = colon + 1;
+    return true;
 }
 
 static bool parse_allow(const char *path, char *text, size_t size, allow_list *out, cli_error *err)
@@ -240,7 +287,9 @@ static bool parse_allow(const char *path, char *text, size_t size, allow_list *o
                                  line);
         }
         unsigned covers = 0;
-        read_line_items(&start, end, &covers);
+        if (!read_line_items(&start, end, path, line, &covers, err)) {
+            return false;
+        }
         const char *hash = memchr(start, '#', (size_t)(end - start));
         char *pattern = trimmed_copy(start, hash != NULL ? hash : end);
         char *reason = hash != NULL ? trimmed_copy(hash + 1, end) : NULL;
