@@ -11,6 +11,9 @@
  *     input that cannot be read, is damaged or is not recognised (diff-gate);
  *   - --allow accepts failures by name pattern with a reason, per item, and reports lines that
  *     excused nothing; an empty item list and an unknown item are refused (diff-allow);
+ *   - Markdown: the opening line (GPU, block size, inputs, occ version); a change in a field
+ *     the table has no column for is named; names escaped as the JSON escapes them, and no
+ *     name breaks the table as GitHub's parser splits it (diff-markdown);
  *   - a baseline read back equals what it was saved from, as a diff shows (diff-baseline);
  *     damaged baselines fail with one line naming the offset (diff-baseline-hostile);
  *   - the at-risk flags: the cliff found equals a search one register or byte at a time with
@@ -957,23 +960,274 @@ static void test_ceiling(void **state)
     unlink(new_path);
 }
 
-/* Hand-written logs: a name with '|' and '`', which a Markdown table cell must escape. */
+/* ------------------------------------------------------------------------ */
+/* diff-markdown                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The cells of a GFM table row as GitHub's parser (cmark-gfm) splits them: a backslash and
+   the ASCII punctuation after it are one unit, so "\|" stays in the cell and "\\|" ends it;
+   any other '|' ends a cell. Returns the number of cells (the row starts and ends with '|'),
+   cell `want` (trimmed) into buf. */
+static int gfm_cells(const char *row, int want, char *buf, size_t cap)
+{
+    int cells = -1;
+    const char *start = NULL;
+    buf[0] = '\0';
+    for (const char *p = row; *p != '\0' && *p != '\n'; p++) {
+        if (*p == '\\' && p[1] != '\0' && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", p[1])) {
+            p++;
+        } else if (*p == '|') {
+            if (cells == want && start != NULL) {
+                while (start < p && *start == ' ') {
+                    start++;
+                }
+                size_t len = (size_t)(p - start);
+                while (len > 0 && start[len - 1] == ' ') {
+                    len--;
+                }
+                snprintf(buf, cap, "%.*s", (int)len, start);
+            }
+            cells++;
+            start = p + 1;
+        }
+    }
+    return cells;
+}
+
+/* Every row of every table in the Markdown has as many cells as its header, and returns the
+   row that names `kernel`, or fails. */
+static const char *md_row_of(const char *markdown, const char *kernel)
+{
+    static char row[2048];
+    const char *found = NULL;
+    int columns = 0;
+    char cell[512];
+    for (const char *p = markdown; *p != '\0';) {
+        const char *end = strchr(p, '\n');
+        size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+        if (p[0] == '|') {
+            snprintf(row, sizeof row, "%.*s", (int)len, p);
+            int n = gfm_cells(row, 0, cell, sizeof cell);
+            if (strncmp(row, "| | status |", 12) == 0) {
+                columns = n;
+            } else if (n != columns) {
+                fail_msg("%d cells, the header has %d: %s", n, columns, row);
+            }
+            if (found == NULL && strstr(row, kernel) != NULL) {
+                found = p;
+            }
+        }
+        p += len + (end != NULL);
+    }
+    if (found == NULL) {
+        fail_msg("no row names %s in: %s", kernel, markdown);
+    }
+    const char *end = strchr(found, '\n');
+    snprintf(row, sizeof row, "%.*s", (int)(end != NULL ? end - found : (long)strlen(found)),
+             found);
+    return row;
+}
+
+/* The cell of a row under the header's column `name`. */
+static const char *md_cell(const char *row, const char *name)
+{
+    static const char *const header[] = {
+        "",     "status",    "arch",      "kernel",  "regs",          "spills",  "stack",
+        "smem", "blocks/SM", "occupancy", "limiter", "other changes", "at risk", "fails"};
+    static char cell[512];
+    for (int i = 0; i < (int)(sizeof header / sizeof header[0]); i++) {
+        if (strcmp(header[i], name) == 0) {
+            gfm_cells(row, i, cell, sizeof cell);
+            return cell;
+        }
+    }
+    fail_msg("no column %s", name);
+    return NULL;
+}
+
+/* The opening line: the GPU, where the block size comes from, both inputs, occ's version. */
+static void test_markdown_header(void **state)
+{
+    (void)state;
+    char want[1024];
+    char line[1024];
+    OCC(NULL, "diff", "--markdown", "--gpu", "H200", "--threads", "256", data("diff/old.log"),
+        data("diff/new.log"));
+    assert_int_equal(last.code, DIFF_PASSED);
+    snprintf(want, sizeof want, "**occ diff** `%s` → `%s` on `H200`, at `--threads 256` (occ %s)",
+             data("diff/old.log"), data("diff/new.log"), occ_version());
+    assert_string_equal(line_at(last.out, 0, line, sizeof line), want);
+    /* no --gpu, no --threads; dynamic shared memory named when there is some */
+    OCC(NULL, "diff", "--markdown", "--dyn-smem", "4096", "--fail-on", "regs", data("diff/old.log"),
+        data("diff/new.log"));
+    assert_int_equal(last.code, DIFF_FAILED);
+    snprintf(want, sizeof want,
+             "**occ diff** `%s` → `%s` on a generic GPU of each kernel's arch, at the occupancy "
+             "API's block size per kernel and `--dyn-smem 4096` (occ %s)",
+             data("diff/old.log"), data("diff/new.log"), occ_version());
+    assert_string_equal(line_at(last.out, 0, line, sizeof line), want);
+    /* the version is the one occ --version prints */
+    snprintf(want, sizeof want, "occ %s\n", occ_version());
+    OCC(NULL, "--version");
+    assert_string_equal(last.out, want);
+}
+
+/* A baseline file of sm_90 kernels, each given by its own keys. */
+static const char *baseline_of(const char *const *functions, size_t count)
+{
+    static char text[2048];
+    size_t used = (size_t)snprintf(text, sizeof text,
+                                   "{\"schema\":\"occ.baseline\",\"version\":1,\"functions\":[");
+    for (size_t i = 0; i < count; i++) {
+        used += (size_t)snprintf(text + used, sizeof text - used,
+                                 "%s{\"arch\":\"sm_90\",\"kind\":\"kernel\",\"smem_bytes\":0,%s}",
+                                 i > 0 ? "," : "", functions[i]);
+        assert_true(used < sizeof text);
+    }
+    snprintf(text + used, sizeof text - used, "]}");
+    return write_temp(text);
+}
+
+/* Hand-written baselines: a kernel whose only change is its register cap (-maxrregcount), one
+   whose spill stores and loads swapped (the same sum), one whose registers grew. The table
+   has no column for the first two changes: the row names them. */
+static void test_markdown_other_changes(void **state)
+{
+    (void)state;
+    static const char *const old_functions[] = {
+        "\"mangled\":\"_Z4capAPf\",\"regs\":32,\"stack_bytes\":0,\"max_regs\":64",
+        "\"mangled\":\"_Z5swapsPf\",\"regs\":32,\"stack_bytes\":8,\"spill_store_bytes\":8,"
+        "\"spill_load_bytes\":16",
+        "\"mangled\":\"_Z4growPf\",\"regs\":32,\"stack_bytes\":0",
+    };
+    static const char *const new_functions[] = {
+        "\"mangled\":\"_Z4capAPf\",\"regs\":32,\"stack_bytes\":0,\"max_regs\":40",
+        "\"mangled\":\"_Z5swapsPf\",\"regs\":32,\"stack_bytes\":8,\"spill_store_bytes\":16,"
+        "\"spill_load_bytes\":8",
+        "\"mangled\":\"_Z4growPf\",\"regs\":40,\"stack_bytes\":0",
+    };
+    char old_path[128];
+    char new_path[128];
+    snprintf(old_path, sizeof old_path, "%s", baseline_of(old_functions, 3));
+    snprintf(new_path, sizeof new_path, "%s", baseline_of(new_functions, 3));
+    json_t *doc = diff_json(old_path, new_path, NULL, DIFF_PASSED);
+    json_t *cap = json_object_get(entry_named(doc, "changed", "_Z4capAPf"), "changed_fields");
+    assert_int_equal(json_array_size(cap), 1);
+    assert_string_equal(json_string_value(json_array_get(cap, 0)), "max_regs");
+    json_decref(doc);
+    OCC(NULL, "diff", "--markdown", "--gpu", "H200", "--threads", "256", old_path, new_path);
+    assert_int_equal(last.code, DIFF_PASSED);
+    const char *row = md_row_of(last.out, "`capA(float*)`");
+    assert_string_equal(md_cell(row, "other changes"), "max_regs 64 → 40");
+    assert_string_equal(md_cell(row, "regs"), "32");
+    row = md_row_of(last.out, "`swaps(float*)`");
+    assert_string_equal(md_cell(row, "spills"), "24 B");
+    assert_string_equal(md_cell(row, "other changes"),
+                        "spill_store_bytes 8 → 16, spill_load_bytes 16 → 8");
+    /* a change the columns show is not named again */
+    row = md_row_of(last.out, "`grow(float*)`");
+    assert_string_equal(md_cell(row, "regs"), "32 → 40");
+    assert_string_equal(md_cell(row, "other changes"), "");
+    unlink(old_path);
+    unlink(new_path);
+}
+
+/* Whether text is valid UTF-8 (RFC 3629). */
+static bool valid_utf8(const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p != '\0') {
+        int n = *p < 0x80                  ? 0
+                : *p >= 0xC2 && *p <= 0xDF ? 1
+                : *p >= 0xE0 && *p <= 0xEF ? 2
+                : *p >= 0xF0 && *p <= 0xF4 ? 3
+                                           : -1;
+        if (n < 0) {
+            return false;
+        }
+        unsigned lo = (*p == 0xE0) ? 0xA0 : (*p == 0xF0) ? 0x90 : 0x80;
+        unsigned hi = (*p == 0xED) ? 0x9F : (*p == 0xF4) ? 0x8F : 0xBF;
+        for (int i = 1; i <= n; i++) {
+            if (p[i] < (i == 1 ? lo : 0x80) || p[i] > (i == 1 ? hi : 0xBF)) {
+                return false;
+            }
+        }
+        p += n + 1;
+    }
+    return true;
+}
+
+/* A hand-written pair of logs for one kernel named `name`, 8 registers then 16. */
+static void name_logs(const char *name, char *old_path, char *new_path, size_t cap)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "ptxas info    : Compiling entry function '%s' for 'sm_90'\n"
+             "ptxas info    : Used 8 registers, used 0 barriers\n",
+             name);
+    snprintf(old_path, cap, "%s", write_temp(text));
+    snprintf(text, sizeof text,
+             "ptxas info    : Compiling entry function '%s' for 'sm_90'\n"
+             "ptxas info    : Used 16 registers, used 0 barriers\n",
+             name);
+    snprintf(new_path, cap, "%s", write_temp(text));
+}
+
+/* Names from hand-written logs, as the Markdown writes them: never breaking the table (as
+   GitHub's parser splits it), bytes that are not UTF-8 as the JSON writes them. */
 static void test_markdown_escapes(void **state)
 {
     (void)state;
-    char old_path[128];
-    char new_path[128];
-    snprintf(old_path, sizeof old_path, "%s",
-             write_temp("ptxas info    : Compiling entry function 'a|b`c' for 'sm_90'\n"
-                        "ptxas info    : Used 8 registers, used 0 barriers\n"));
-    snprintf(new_path, sizeof new_path, "%s",
-             write_temp("ptxas info    : Compiling entry function 'a|b`c' for 'sm_90'\n"
-                        "ptxas info    : Used 16 registers, used 0 barriers\n"));
-    OCC(NULL, "diff", "--markdown", old_path, new_path);
-    assert_int_equal(last.code, DIFF_PASSED);
-    assert_non_null(strstr(last.out, "| `a\\|b'c` | 8 → 16 |"));
-    unlink(old_path);
-    unlink(new_path);
+    static const struct {
+        const char *name;
+        const char *cell; /* the kernel cell, as written */
+        bool as_json;     /* the cell is the JSON's name (decoded) in backquotes */
+    } cases[] = {
+        /* '|' escaped; a backquote inside: a longer fence, the name kept */
+        {"a|b`c", "`` a\\|b`c ``", false},
+        {"k``x", "``` k``x ```", false},
+        {"`edge`", "`` `edge` ``", false},
+        /* a backslash before '|' would escape the escape: HTML code, punctuation as
+           character references */
+        {"a\\|b", "<code>a&#92;&#124;b</code>", false},
+        {"a\\\\|b|", "<code>a&#92;&#92;&#124;b&#124;</code>", false},
+        /* control characters made visible, as in the table */
+        {"tab\tk", "`tab\\x09k`", false},
+        /* not UTF-8: U+FFFD per byte, as --json writes it (\ufffd) */
+        {"bad\xff"
+         "x\xc3",
+         "`bad\xef\xbf\xbdx\xef\xbf\xbd`", true},
+        {"caf\xc3\xa9\xed\xa0\x80", "`caf\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd`", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char old_path[128];
+        char new_path[128];
+        name_logs(cases[i].name, old_path, new_path, sizeof old_path);
+        OCC(NULL, "diff", "--markdown", "--fail-on", "regs", old_path, new_path);
+        assert_int_equal(last.code, DIFF_FAILED);
+        if (!valid_utf8(last.out)) {
+            fail_msg("case %zu: the Markdown is not UTF-8: %s", i, last.out);
+        }
+        const char *row = md_row_of(last.out, "| changed |");
+        if (strcmp(md_cell(row, "kernel"), cases[i].cell) != 0 ||
+            strcmp(md_cell(row, "regs"), "8 → 16") != 0 ||
+            strcmp(md_cell(row, "fails"), "regs") != 0) {
+            fail_msg("case %zu: the row: %s", i, row);
+        }
+        /* the name the JSON gives is the one in the code span */
+        json_t *doc = diff_json(old_path, new_path, NULL, DIFF_PASSED);
+        const char *name = json_string_value(
+            json_object_get(json_array_get(json_object_get(doc, "changed"), 0), "name"));
+        char quoted[256];
+        snprintf(quoted, sizeof quoted, "`%s`", name);
+        if (cases[i].as_json && strcmp(quoted, cases[i].cell) != 0) {
+            fail_msg("case %zu: the JSON's name %s is not the Markdown's %s", i, name,
+                     cases[i].cell);
+        }
+        json_decref(doc);
+        unlink(old_path);
+        unlink(new_path);
+    }
 }
 
 /* Hand-written logs in nvcc's naming of internal-linkage kernels: the per-file prefix
@@ -1040,6 +1294,8 @@ int main(void)
         cmocka_unit_test(test_baseline_hostile),
         cmocka_unit_test(test_risk_matches_a_linear_search),
         cmocka_unit_test(test_ceiling),
+        cmocka_unit_test(test_markdown_header),
+        cmocka_unit_test(test_markdown_other_changes),
         cmocka_unit_test(test_markdown_escapes),
         cmocka_unit_test(test_static_kernel_moved),
         cmocka_unit_test(test_filter),

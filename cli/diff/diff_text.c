@@ -3,11 +3,16 @@
  * section per status) and --markdown for a pull-request comment (the worst
  * few in a table, the rest folded in <details>). A changed value reads
  * "old->new" ("old → new" in Markdown); names come from the files read and
- * are printed with their control characters made visible.
+ * are printed with their control characters made visible, and in Markdown
+ * with the bytes that are not UTF-8 replaced as --json replaces them.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "diff.h"
+#include "json_stream.h"
 #include "output.h"
 
 static const char *const headers[DIFF_FIELD_COUNT] = {
@@ -257,32 +262,101 @@ void diff_print_text(FILE *out, const diff_report *r)
 /* Rows in the folded part; the rest are counted (the JSON has them all). */
 #define MD_FOLDED_ROWS 200
 
-/* A name in a code span inside a table cell: '|' escaped (GFM tables split
-   on it even in code), backquotes made quotes, control characters made
-   visible, cut at MD_NAME_BYTES on a UTF-8 boundary. */
-static void md_name(FILE *out, const char *name)
+/* Text for the comment: control characters made visible (as the table
+   prints them), then every byte that is not valid UTF-8 made U+FFFD, as
+   --json writes it: the text goes through the JSON writer (json_stream) and
+   is read back with jansson, so that the comment and the JSON agree on every
+   name. Cut at `max` bytes on a character boundary, "..." added. NULL when
+   out of memory; free the result. */
+static char *md_text(const char *text, size_t max)
 {
     char visible[MD_NAME_BYTES * 4 + 8];
-    cli_visible(name, visible, sizeof visible);
-    size_t len = strlen(visible);
-    bool cut = len > MD_NAME_BYTES;
-    if (cut) {
-        len = MD_NAME_BYTES;
-        while (len > 0 && ((unsigned char)visible[len] & 0xC0) == 0x80) {
-            len--;
-        }
+    cli_visible(text, visible, sizeof visible);
+    json_stream *s = malloc(sizeof *s);
+    if (s == NULL) {
+        return NULL;
     }
-    fputc('`', out);
-    for (size_t i = 0; i < len; i++) {
-        if (visible[i] == '|') {
+    json_stream_init_memory(s);
+    json_stream_cstring(s, visible);
+    json_stream_flush(s);
+    json_t *decoded =
+        s->failed ? NULL : json_loadb(s->memory, s->memory_bytes, JSON_DECODE_ANY, NULL);
+    json_stream_free(s);
+    free(s);
+    const char *utf8 = json_string_value(decoded);
+    char *out = utf8 != NULL ? malloc(max + 4) : NULL;
+    if (out != NULL) {
+        size_t len = strlen(utf8);
+        bool cut = len > max;
+        if (cut) {
+            len = max;
+            while (len > 0 && ((unsigned char)utf8[len] & 0xC0) == 0x80) {
+                len--;
+            }
+        }
+        memcpy(out, utf8, len);
+        memcpy(out + len, cut ? "..." : "", cut ? 4 : 1);
+    }
+    json_decref(decoded);
+    return out;
+}
+
+/* Text in a code span that no name can break, in a table cell or out of
+   one: '|' escaped (GFM splits cells on it even in code), a fence of one
+   backquote more than the longest run in the text (padded with spaces,
+   which CommonMark strips). A backslash right before a '|' would escape
+   the escape (GFM's table scanner takes "\\" as a pair), so such text is
+   written as HTML <code> with its punctuation as character references. */
+static void md_code(FILE *out, const char *text)
+{
+    size_t longest = 0;
+    size_t run = 0;
+    bool backslash_pipe = false;
+    for (const char *p = text; *p != '\0'; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+        backslash_pipe = backslash_pipe || (p[0] == '\\' && p[1] == '|');
+    }
+    if (backslash_pipe) {
+        fputs("<code>", out);
+        for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+            bool plain = *p >= 0x80 || *p == ' ' || (*p >= '0' && *p <= '9') ||
+                         ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z');
+            if (plain) {
+                fputc(*p, out);
+            } else {
+                fprintf(out, "&#%d;", *p);
+            }
+        }
+        fputs("</code>", out);
+        return;
+    }
+    size_t len = strlen(text);
+    bool pad = longest > 0 || (len > 0 && text[0] == ' ' && text[len - 1] == ' ');
+    for (size_t i = 0; i <= longest; i++) {
+        fputc('`', out);
+    }
+    fputs(pad ? " " : "", out);
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p == '|') {
             fputs("\\|", out);
-        } else if (visible[i] == '`') {
-            fputc('\'', out);
         } else {
-            fputc(visible[i], out);
+            fputc(*p, out);
         }
     }
-    fputs(cut ? "...`" : "`", out);
+    fputs(pad ? " " : "", out);
+    for (size_t i = 0; i <= longest; i++) {
+        fputc('`', out);
+    }
+}
+
+/* A name (a kernel's, a file's, a GPU's) as a code span, cut at
+   MD_NAME_BYTES. */
+static void md_name(FILE *out, const char *name)
+{
+    char *text = md_text(name, MD_NAME_BYTES);
+    md_code(out, text != NULL ? text : "(not shown: out of memory)");
+    free(text);
 }
 
 static const char *md_spills(const occ_inspect_kernel *k, char *buf, size_t cap)
@@ -304,6 +378,45 @@ static void md_cell(FILE *out, const diff_entry *e, diff_field f)
     fputs(cell(e, f, " → ", buf, sizeof buf), out);
 }
 
+/* The fields the Markdown table has a column for (spills are one column,
+   md_spills). A change to any other field is named in the row's "other
+   changes" cell, so that no changed row reads as unchanged. */
+static uint32_t md_columns(void)
+{
+    return 1u << DIFF_REGS | 1u << DIFF_STACK | 1u << DIFF_SMEM | 1u << DIFF_BLOCKS |
+           1u << DIFF_OCCUPANCY | 1u << DIFF_LIMITER;
+}
+
+static uint32_t spill_fields(void)
+{
+    return 1u << DIFF_SPILL_STORES | 1u << DIFF_SPILL_LOADS | 1u << DIFF_SPILL_INSTRUCTIONS;
+}
+
+/* "max_regs 64 → 32, threads 256 → 128": the changed fields the row's
+   columns do not show, by their JSON keys; `spills_shown` says whether the
+   spills column shows its change. */
+static void md_other_changes(FILE *out, const diff_entry *e, bool spills_shown)
+{
+    if (e->old_k == NULL || e->new_k == NULL) {
+        return;
+    }
+    uint32_t hidden = e->changed & ~md_columns();
+    if (spills_shown) {
+        hidden &= ~spill_fields();
+    }
+    const char *sep = " ";
+    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+        if ((hidden >> f) & 1u) {
+            char a[CELL_BYTES / 2];
+            char b[CELL_BYTES / 2];
+            fprintf(out, "%s%s %s → %s", sep, diff_field_key((diff_field)f),
+                    diff_field_text(e->old_k, (diff_field)f, a, sizeof a),
+                    diff_field_text(e->new_k, (diff_field)f, b, sizeof b));
+            sep = ", ";
+        }
+    }
+}
+
 static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
 {
     const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
@@ -321,19 +434,24 @@ static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
     md_cell(out, e, DIFF_REGS);
     fputs(" | ", out);
     char a[CELL_BYTES / 2];
-    if (e->old_k != NULL && e->new_k != NULL &&
-        (diff_spill_bytes(e->old_k) != diff_spill_bytes(e->new_k) ||
-         e->old_k->spill_instructions != e->new_k->spill_instructions)) {
-        fprintf(out, "%s → %s", md_spills(e->old_k, a, sizeof a),
-                md_spills(e->new_k, buf, sizeof buf));
+    md_spills(k, buf, sizeof buf);
+    bool spills_shown = false;
+    if (e->old_k != NULL && e->new_k != NULL) {
+        md_spills(e->old_k, a, sizeof a);
+        spills_shown = strcmp(a, buf) != 0;
+    }
+    if (spills_shown) {
+        fprintf(out, "%s → %s", a, buf);
     } else {
-        fputs(md_spills(k, buf, sizeof buf), out);
+        fputs(buf, out);
     }
     md_cell(out, e, DIFF_STACK);
     md_cell(out, e, DIFF_SMEM);
     md_cell(out, e, DIFF_BLOCKS);
     md_cell(out, e, DIFF_OCCUPANCY);
     md_cell(out, e, DIFF_LIMITER);
+    fputs(" |", out);
+    md_other_changes(out, e, spills_shown);
     fprintf(out, " | %s |", kernel_risk_text(&e->risk, buf, sizeof buf));
     if (e->failed != 0) {
         char items[256];
@@ -345,15 +463,52 @@ static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
 static void md_header(FILE *out)
 {
     fputs("| | status | arch | kernel | regs | spills | stack | smem | blocks/SM | occupancy | "
-          "limiter | at risk | fails |\n"
-          "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n",
+          "limiter | other changes | at risk | fails |\n"
+          "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|---|\n",
           out);
+}
+
+/* The inputs of one side, as code spans. */
+static void md_side(FILE *out, const diff_side *side)
+{
+    occ_inspect_totals totals;
+    occ_inspect_totals_get(side->result, &totals);
+    for (int i = 0; i < totals.input_count; i++) {
+        fputs(i > 0 ? ", " : "", out);
+        md_name(out, occ_inspect_input_name(side->result, i));
+    }
+}
+
+/* " on `H200`, at `--threads 256`": the GPU and the launch the occupancy is
+   computed for. */
+static void md_where(FILE *out, const occ_inspect_options *read)
+{
+    if (read->device != NULL) {
+        fputs(" on ", out);
+        md_name(out, read->device->name);
+    } else {
+        fputs(" on a generic GPU of each kernel's arch", out);
+    }
+    if (read->threads > 0) {
+        fprintf(out, ", at `--threads %d`", read->threads);
+    } else {
+        fputs(", at the occupancy API's block size per kernel", out);
+    }
+    if (read->dyn_smem_bytes > 0) {
+        fprintf(out, " and `--dyn-smem %d`", read->dyn_smem_bytes);
+    }
 }
 
 void diff_print_markdown(FILE *out, const diff_report *r, int shown)
 {
     char n[5][32];
-    fputs("### occ diff\n\n", out);
+    /* the opening line: what was compared, where, and by which occ */
+    fputs("**occ diff** ", out);
+    md_side(out, &r->old_side);
+    fputs(" → ", out);
+    md_side(out, &r->new_side);
+    md_where(out, r->read);
+    fprintf(out, " (occ %s)\n\n", occ_version());
     fprintf(out, "**%s changed**, %s added, %s removed, %s moved, %s unchanged.",
             group_digits((long long)r->changed, n[0], sizeof n[0]),
             group_digits((long long)r->added, n[1], sizeof n[1]),
