@@ -25,14 +25,28 @@ for w in $workloads; do
         --torch-profile "$out/kineto-$w.json" "$w" >"$out/workload-$w.log" 2>&1 ||
         { echo "workload $w failed"; tail -5 "$out/workload-$w.log"; }
 done
-torch_lib=$(python3 -c 'import torch, os; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
-nvidia_dir=$(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__file__))' 2>/dev/null || true)
-libs=("$torch_lib/libtorch_cuda.so")
-if [ -n "$nvidia_dir" ]; then
-    while IFS= read -r f; do libs+=("$f"); done < <(find "$nvidia_dir" -name 'lib*.so*' \
-        \( -path '*cublas*' -o -path '*cudnn*' -o -path '*cufft*' -o -path '*curand*' \
-           -o -path '*cusparse*' -o -path '*cusolver*' -o -path '*nccl*' \) -type f | sort)
-fi
+# the binaries PyTorch loads once cuBLAS, cuDNN and friends are in use: as
+# /proc/self/maps names them (cuDNN's engines are loaded on first use)
+mapfile -t libs < <(python3 - <<'PY'
+import torch
+a = torch.randn(256, 256, device="cuda", dtype=torch.bfloat16)
+(a @ a).sum().item()
+x = torch.randn(8, 16, 32, 32, device="cuda", dtype=torch.bfloat16)
+w = torch.randn(32, 16, 3, 3, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+torch.nn.functional.conv2d(x, w).sum().backward()
+q = torch.randn(2, 4, 128, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+torch.nn.functional.scaled_dot_product_attention(q, q, q).sum().backward()
+torch.cuda.synchronize()
+keys = ("cublas", "cudnn", "cufft", "curand", "cusparse", "cusolver", "nccl", "torch_cuda",
+        "c10_cuda", "nvrtc", "nvjitlink")
+seen = set()
+for line in open("/proc/self/maps"):
+    path = line.split()[-1] if "/" in line else ""
+    if (".so" in path and any(k in path.rsplit("/", 1)[-1] for k in keys)):
+        seen.add(path)
+print("\n".join(sorted(seen)))
+PY
+)
 printf '%s\n' "${libs[@]}" >"$out/binaries.txt"
 for w in $workloads; do
     [ -s "$out/kineto-$w.json" ] || continue
@@ -42,6 +56,5 @@ for w in $workloads; do
     grep -E 'Elapsed|Maximum resident' "$out/inspect-$w.err"
 done
 python3 "$here/analyse_launch_match.py" "$out" | tee "$out/summary.txt"
-# the traces are large: keep them gzipped
-gzip -f "$out"/kineto-*.json 2>/dev/null
-rm -rf "$TRITON_CACHE_DIR"
+# what is kept: the summary, the machine, the binaries and occ's time and memory
+rm -rf "$TRITON_CACHE_DIR" "$out"/kineto-*.json "$out"/inspect-*.json
