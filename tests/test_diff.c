@@ -9,6 +9,8 @@
  *   - --fail-on thresholds fail one step past the change and pass at it; the exit status as
  *     GNU diff's: 0 passed, 1 the gate failed (in every output format), 2 trouble: usage, an
  *     input that cannot be read, is damaged or is not recognised (diff-gate);
+ *   - --missing-baseline: a first run without a baseline fails (2) or passes (0) with a note,
+ *     no comparison written and no file made; only a missing OLD qualifies;
  *   - --allow accepts failures by name pattern with a reason, per item, and reports lines that
  *     excused nothing; an empty item list and an unknown item are refused (diff-allow);
  *   - Markdown: the opening line (GPU, block size, inputs, occ version); a change in a field
@@ -22,6 +24,7 @@
  *     --filter and --arch apply to both sides.
  * A few cases use hand-written logs in the form of ptxas -v (marked where they are).
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -570,6 +573,113 @@ static void test_exit_codes(void **state)
     json_decref(doc);
     OCC(text, "diff", "-", "-");
     assert_int_equal(last.code, DIFF_TROUBLE);
+}
+
+/* The entries of a directory, "." and ".." aside. */
+static int entries_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    }
+    closedir(d);
+    return n;
+}
+
+/* A first run: the baseline main saves has not been saved yet. */
+static void test_missing_baseline(void **state)
+{
+    (void)state;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/occ-test-diff-dir-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char missing[128];
+    snprintf(missing, sizeof missing, "%s/base.json", dir);
+    const char *new_log = data("diff/new.log");
+    /* the default, fail: trouble, naming the file and how a first run passes */
+    static const char *const fail_runs[] = {"--missing-baseline=fail", "--fail-on=regs+100"};
+    for (size_t i = 0; i < sizeof fail_runs / sizeof fail_runs[0]; i++) {
+        OCC(NULL, "diff", fail_runs[i], missing, new_log);
+        char want[256];
+        snprintf(want, sizeof want, "occ diff: %s: cannot open", missing);
+        if (last.code != DIFF_TROUBLE || !starts_with(last.err, want) ||
+            strstr(last.err, "--missing-baseline ok") == NULL || last.out[0] != '\0') {
+            fail_msg("%s: exit %d, stderr: %s", fail_runs[i], last.code, last.err);
+        }
+    }
+    /* ok: exit 0 whatever the gate, one note, nothing on stdout that reads as a comparison */
+    char note[384];
+    snprintf(note, sizeof note,
+             "occ diff: note: no baseline: %s does not exist, so nothing was compared", missing);
+    OCC(NULL, "diff", "--missing-baseline", "ok", "--fail-on", "added,regs,changed", missing,
+        new_log);
+    assert_int_equal(last.code, DIFF_PASSED);
+    assert_string_equal(last.out, "");
+    assert_true(starts_with(last.err, note));
+    assert_int_equal(line_count(last.err), 1);
+    /* --json: a small document that says so, without counts, gate or entries */
+    OCC(NULL, "diff", "--json", "--missing-baseline", "ok", "--fail-on", "regs", missing, new_log);
+    assert_int_equal(last.code, DIFF_PASSED);
+    assert_true(starts_with(last.err, note));
+    json_t *doc = parse_json(last.out);
+    assert_string_equal(json_string_value(json_object_get(doc, "schema")), "occ.diff");
+    assert_int_equal(json_integer_value(json_object_get(doc, "version")), 1);
+    assert_string_equal(json_string_value(json_object_get(doc, "missing_baseline")), missing);
+    static const char *const absent[] = {"old",   "counts",  "gate",  "changed",
+                                         "added", "removed", "moved", "gpu"};
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
+        if (json_object_get(doc, absent[i]) != NULL) {
+            fail_msg("\"%s\" in a document that compared nothing: %s", absent[i], last.out);
+        }
+    }
+    log_file log;
+    read_log("diff/new.log", &log);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "new"), "kernels")),
+                     log.count);
+    json_decref(doc);
+    /* a comparison says it had its baseline */
+    doc = diff_json(data("diff/old.log"), new_log, "--missing-baseline=ok", DIFF_PASSED);
+    assert_true(json_is_null(json_object_get(doc, "missing_baseline")));
+    assert_non_null(json_object_get(doc, "counts"));
+    json_decref(doc);
+    /* --markdown: one paragraph that says so; no table, no verdict */
+    OCC(NULL, "diff", "--markdown", "--missing-baseline", "ok", "--fail-on", "regs", missing,
+        new_log);
+    assert_int_equal(last.code, DIFF_PASSED);
+    assert_true(starts_with(last.out, "**occ diff**: no baseline, `"));
+    assert_non_null(strstr(last.out, "nothing was compared"));
+    assert_int_equal(line_count(last.out), 1);
+    assert_null(strstr(last.out, "|"));
+    assert_null(strstr(last.out, "Gate"));
+    /* no file was made */
+    assert_int_equal(entries_in(dir), 0);
+    /* only a missing OLD: a missing NEW, an OLD that exists but is damaged, or a directory,
+       are trouble */
+    OCC(NULL, "diff", "--missing-baseline", "ok", data("diff/old.log"), missing);
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    assert_null(strstr(last.err, "note"));
+    OCC(NULL, "diff", "--missing-baseline", "ok", missing, missing);
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    char damaged[128];
+    snprintf(damaged, sizeof damaged, "%s", write_temp("{\"schema\":\"occ.baseline\","));
+    OCC(NULL, "diff", "--missing-baseline", "ok", damaged, new_log);
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    unlink(damaged);
+    OCC(NULL, "diff", "--missing-baseline", "ok", dir, new_log);
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    /* a baseline that exists is compared as always */
+    OCC(NULL, "diff", "--missing-baseline", "ok", "--fail-on", "regs", data("diff/old.log"),
+        new_log);
+    assert_int_equal(last.code, DIFF_FAILED);
+    /* a value that is neither */
+    OCC(NULL, "diff", "--missing-baseline", "yes", missing, new_log);
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    assert_non_null(strstr(last.err, "write ok (a missing OLD passes) or fail"));
+    assert_non_null(strstr(last.err, "occ: try 'occ diff --help'"));
+    assert_int_equal(entries_in(dir), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1289,6 +1399,7 @@ int main(void)
         cmocka_unit_test(test_worst_first),
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_missing_baseline),
         cmocka_unit_test(test_allow),
         cmocka_unit_test(test_baseline_round_trip),
         cmocka_unit_test(test_baseline_hostile),

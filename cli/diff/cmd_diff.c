@@ -10,12 +10,15 @@
  * gate, 1 when something does (the last line on stderr says "gate failed:
  * ..."), 2 for trouble: a usage error, a file that cannot be read, is
  * damaged or is not recognised (the line names it), an output that cannot
- * be written.
+ * be written. --missing-baseline ok turns one kind of trouble, an OLD that
+ * does not exist (a first run, before a baseline was saved), into a pass
+ * with a note: NEW is still read, and nothing is compared.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -27,6 +30,7 @@
 #include "gpu_select.h"
 #include "inspect_output.h"
 #include "options.h"
+#include "output.h"
 #include "values.h"
 
 enum {
@@ -40,6 +44,7 @@ enum {
     OPT_ALL,
     OPT_FAIL_ON,
     OPT_ALLOW,
+    OPT_MISSING_BASELINE,
     OPT_JSON,
     OPT_MARKDOWN,
     OPT_TOP,
@@ -67,6 +72,9 @@ static const cli_option options[] = {
                      "what fails the run: occupancy-10%,regs+8,spills,added,... (docs/diff.md)"},
     [OPT_ALLOW] = {OPT_ALLOW, "allow", "FILE",
                    "accepted changes, one 'PATTERN # REASON' a line (docs/diff.md)"},
+    [OPT_MISSING_BASELINE] = {OPT_MISSING_BASELINE, "missing-baseline", "ok|fail",
+                              "an OLD that does not exist (a first run): ok passes with a "
+                              "note, nothing compared; fail (default) is trouble, exit 2"},
     [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON (schema occ.diff, docs/json.md)"},
     [OPT_MARKDOWN] = {OPT_MARKDOWN, "markdown", NULL,
                       "Markdown for a pull-request comment, the rest folded"},
@@ -92,6 +100,9 @@ static const cli_help help = {
                    "\n"
                    "--fail-on chooses what fails the run; a threshold is the change tolerated\n"
                    "(regs+8, occupancy-10%). --allow FILE accepts changes by name pattern.\n"
+                   "--missing-baseline ok lets a first run, before any baseline was saved,\n"
+                   "pass: an OLD that does not exist is then noted on stderr and nothing is\n"
+                   "compared (NEW is still read).\n"
                    "\n"
                    "Exit status, as diff's and grep's: 0 the gate passed (or no --fail-on);\n"
                    "1 the gate failed (stderr: \"gate failed: ...\"; --json and --markdown\n"
@@ -100,7 +111,8 @@ static const cli_help help = {
                    "that cannot be written.",
     .examples = "occ inspect --save base.json build-main/libfoo.so\n"
                 "occ diff --fail-on occupancy-10%,regs+8,spills base.json build/libfoo.so\n"
-                "occ diff --markdown --allow occ-allow.txt --fail-on occupancy old.so new.so",
+                "occ diff --markdown --allow occ-allow.txt --fail-on occupancy old.so new.so\n"
+                "occ diff --missing-baseline ok --fail-on regs+8 base.json build/libfoo.so",
 };
 
 static const cli_option_table tables[] = {{options, OPT_END}};
@@ -121,6 +133,7 @@ typedef struct diff_args {
     gate gate;
     bool gated;
     const char *allow_path;
+    bool missing_ok; /* --missing-baseline ok */
     diff_output output;
     int outputs;
     int top;
@@ -152,6 +165,15 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     case OPT_ALL: o->relfatbin = true; return true;
     case OPT_FAIL_ON: a->gated = true; return gate_parse(value, &a->gate, err);
     case OPT_ALLOW: a->allow_path = value; return true;
+    case OPT_MISSING_BASELINE:
+        if (strcmp(value, "ok") != 0 && strcmp(value, "fail") != 0) {
+            return cli_error_set(err, EXIT_USAGE,
+                                 "option --missing-baseline: '%.40s': write ok (a missing OLD "
+                                 "passes) or fail",
+                                 value);
+        }
+        a->missing_ok = strcmp(value, "ok") == 0;
+        return true;
     case OPT_JSON:
         a->output = DIFF_OUT_JSON;
         a->outputs++;
@@ -250,6 +272,61 @@ static int trouble(const cli_io *io, const cli_error *err)
     return DIFF_EXIT_TROUBLE;
 }
 
+/* Whether OLD names a path that does not exist: a baseline not saved yet.
+   Only that; an OLD that exists and cannot be read stays trouble. */
+static bool old_is_missing(const char *path)
+{
+    struct stat st;
+    errno = 0;
+    return strcmp(path, "-") != 0 && stat(path, &st) != 0 && errno == ENOENT;
+}
+
+static void count_risk(diff_side *side, const occ_inspect_options *read)
+{
+    size_t n = occ_inspect_kernel_count(side->result);
+    for (size_t i = 0; i < n; i++) {
+        kernel_risk flags;
+        kernel_risk_flags(occ_inspect_kernel_at(side->result, i), read, &flags);
+        side->at_ceiling += flags.at_ceiling;
+        side->spilling += flags.spilling;
+    }
+}
+
+/* --missing-baseline ok and no OLD: NEW is read (a broken build is still
+   trouble), nothing is compared, and nothing is written that reads as a
+   comparison; one note on stderr says so. */
+static int run_missing(const diff_args *a, const cli_io *io, const occ_inspect_input *new_input)
+{
+    side_read side;
+    memset(&side, 0, sizeof side);
+    side.input = *new_input;
+    side.options = &a->read;
+    side.filter = a->filter;
+    read_side(&side);
+    int code = DIFF_EXIT_PASSED;
+    if (side.status != OCC_OK) {
+        cli_error err;
+        cli_error_set(&err, EXIT_DATA, "%s", side.err.message);
+        code = trouble(io, &err);
+    } else {
+        diff_side new_side = {a->files[1], side.result, 0, 0};
+        count_risk(&new_side, &a->read);
+        switch (a->output) {
+        case DIFF_OUT_JSON: diff_print_missing_json(io->out, a->files[0], &new_side); break;
+        case DIFF_OUT_MARKDOWN:
+            diff_print_missing_markdown(io->out, a->files[0], &new_side, &a->read);
+            break;
+        default: break; /* the table would read as "nothing changed" */
+        }
+        fflush(io->out);
+        fputs("occ diff: note: no baseline: ", io->err);
+        cli_put_visible(io->err, a->files[0]);
+        fputs(" does not exist, so nothing was compared (--missing-baseline ok)\n", io->err);
+    }
+    occ_inspect_result_free(side.result);
+    return code;
+}
+
 static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2],
                const allow_list *allow)
 {
@@ -257,6 +334,9 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     /* large decompression buffers go back to the system when freed */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
+    if (a->missing_ok && old_is_missing(a->files[0])) {
+        return run_missing(a, io, &inputs[1]);
+    }
     if (a->allow_path != NULL && !a->gated) {
         fprintf(io->err, "occ diff: note: --allow without --fail-on: nothing fails, so "
                          "nothing needs allowing\n");
@@ -281,6 +361,12 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     report.gate = a->gated ? &a->gate : NULL;
     report.allow = allow->count > 0 ? allow : NULL;
     if (!read_ok) {
+        if (sides[0].status != OCC_OK && old_is_missing(a->files[0])) {
+            size_t n = strlen(err.message);
+            snprintf(err.message + n, sizeof err.message - n,
+                     " (a first run, before a baseline is saved, passes with "
+                     "--missing-baseline ok)");
+        }
         code = trouble(io, &err);
     } else if (!diff_compare(&report)) {
         cli_error_set(&err, EXIT_DATA, "out of memory");

@@ -4,7 +4,8 @@
  * (--fail-on, --allow) and the report the outputs print.
  *
  *   cmd_diff.c    options, reading both sides (one occ_inspect_read each,
- *                 on two threads), the order of work, the exit status
+ *                 on two threads), a missing baseline, the order of work,
+ *                 the exit status
  *   diff_match.c  matching by arch and mangled name, moved kernels, the
  *                 fields that changed, worst first
  *   diff_fields.c each field's name and its value on either side
@@ -181,6 +182,13 @@ void diff_sort(diff_report *report);
 void diff_print_text(FILE *out, const diff_report *report);
 void diff_print_markdown(FILE *out, const diff_report *report, int shown);
 void diff_print_json(FILE *out, const diff_report *report);
+
+/* --missing-baseline ok with no OLD: what --markdown and --json say instead
+   of a comparison (the text output says nothing). `missing` is OLD as
+   given; `new_side` was read, so that a broken NEW is still trouble. */
+void diff_print_missing_markdown(FILE *out, const char *missing, const diff_side *new_side,
+                                 const occ_inspect_options *read);
+void diff_print_missing_json(FILE *out, const char *missing, const diff_side *new_side);
 
 /* "3 kernels (occupancy-10%: 2, regs+8: 1)": what failed the gate, by item
    (a kernel counts for each item it fails). */

@@ -3,7 +3,9 @@
  * docs/json.md): the counts, the gate, and the arrays changed, added,
  * removed and moved, each entry with its arch, its names and every compared
  * field as {"old": ..., "new": ...} (null on the side that has no kernel or
- * no value). Written through json_stream, in the report's order.
+ * no value). Written through json_stream, in the report's order. With
+ * --missing-baseline ok and no OLD, a document that says so instead
+ * (missing_baseline, and NEW's side), with none of a comparison's fields.
  */
 #include <string.h>
 
@@ -210,6 +212,8 @@ void diff_print_json(FILE *out, const diff_report *r)
     json_stream_int(s, DIFF_SCHEMA_VERSION);
     key(s, "occ_version");
     json_stream_cstring(s, occ_version());
+    key(s, "missing_baseline");
+    json_stream_lit(s, "null");
     json_stream_lit(s, ",\n\"old\":");
     side_json(s, &r->old_side);
     json_stream_lit(s, ",\n\"new\":");
@@ -250,6 +254,23 @@ void diff_print_json(FILE *out, const diff_report *r)
         }
         json_stream_raw(s, "]", 1);
     }
+    json_stream_lit(s, "}\n");
+    json_stream_flush(s);
+}
+
+void diff_print_missing_json(FILE *out, const char *missing, const diff_side *new_side)
+{
+    json_stream stream;
+    json_stream *s = &stream;
+    json_stream_init(s, out);
+    json_stream_lit(s, "{\"schema\":\"occ.diff\",\"version\":");
+    json_stream_int(s, DIFF_SCHEMA_VERSION);
+    key(s, "occ_version");
+    json_stream_cstring(s, occ_version());
+    key(s, "missing_baseline");
+    json_stream_cstring(s, missing);
+    json_stream_lit(s, ",\n\"new\":");
+    side_json(s, new_side);
     json_stream_lit(s, "}\n");
     json_stream_flush(s);
 }

@@ -550,3 +550,17 @@ void diff_print_markdown(FILE *out, const diff_report *r, int shown)
     }
     fputs("\n</details>\n", out);
 }
+
+void diff_print_missing_markdown(FILE *out, const char *missing, const diff_side *new_side,
+                                 const occ_inspect_options *read)
+{
+    char n[32];
+    size_t count = occ_inspect_kernel_count(new_side->result);
+    fputs("**occ diff**: no baseline, ", out);
+    md_name(out, missing);
+    fputs(" does not exist, so nothing was compared. ", out);
+    md_side(out, new_side);
+    fprintf(out, " holds %s %s%s (occ %s); the next run compares, once a baseline is saved.\n",
+            group_digits((long long)count, n, sizeof n), read->functions ? "function" : "kernel",
+            count == 1 ? "" : "s", occ_version());
+}
