@@ -92,7 +92,8 @@ typedef struct occ_inspect_options {
     bool functions;           /* device functions too, not only kernels */
     bool relfatbin;           /* also __nv_relfatbin (pre-link -rdc code) */
     bool demangle;            /* names demangled (default true) */
-    int jobs;                 /* threads; 0: every core, at most 32 */
+    int jobs;                 /* threads: 0 (every core, at most 32) to
+                                 OCC_INSPECT_MAX_JOBS */
 } occ_inspect_options;
 
 /* The defaults: every arch, kernels only, demangled, the occupancy API's
@@ -102,6 +103,9 @@ void occ_inspect_options_init(occ_inspect_options *options);
 /* The threads options.jobs = 0 means: every core, at most 32 (each thread
    keeps a decompression buffer, and the cap keeps memory under 256 MB). */
 int occ_inspect_default_jobs(void);
+
+/* The most threads options.jobs may ask for; more is OCC_ERR_INVALID_ARGUMENT. */
+#define OCC_INSPECT_MAX_JOBS 64
 
 /* A value the input does not carry. */
 #define OCC_INSPECT_UNKNOWN (-1)

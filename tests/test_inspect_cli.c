@@ -646,6 +646,40 @@ static void directory_test(void **state)
     rmdir(dir);
 }
 
+/* The library checks its options and names the field (the CLI checks them
+   too, but C and Python callers reach the library directly). */
+static void options_checked_test(void **state)
+{
+    (void)state;
+    occ_inspect_input in = {"b.json", launches_baseline, sizeof launches_baseline - 1};
+    const char *wants[] = {"options.jobs 1000000",    "options.jobs -1",      "options.arch_sm -90",
+                           "options.arch_suffix 122", "options.threads 2048", "options.device: "};
+    occ_device bad_device;
+    assert_int_equal(occ_gpu_find("H200", &bad_device, NULL), OCC_OK);
+    bad_device.max_threads_per_sm = 0;
+    for (size_t i = 0; i < sizeof wants / sizeof wants[0]; i++) {
+        occ_inspect_options o;
+        occ_inspect_options_init(&o);
+        switch (i) {
+        case 0: o.jobs = 1000000; break;
+        case 1: o.jobs = -1; break;
+        case 2: o.arch_sm = -90; break;
+        case 3: o.arch_suffix = 'z'; break;
+        case 4: o.threads = 2048; break;
+        default: o.device = &bad_device; break;
+        }
+        occ_inspect_result *r;
+        occ_inspect_error err;
+        occ_status st = occ_inspect_read(&in, 1, &o, &r, &err);
+        assert_true(st == OCC_ERR_INVALID_ARGUMENT || st == OCC_ERR_INVALID_DEVICE);
+        if (strstr(err.message, wants[i]) == NULL) {
+            fail_msg("case %zu: '%s' not in '%s'", i, wants[i], err.message);
+        }
+    }
+    /* the CLI says so before reading anything */
+    assert_int_equal(OCC(launches_baseline, "inspect", "--jobs", "65"), EXIT_USAGE);
+}
+
 /* ------------------------------------------------------------------------ */
 /* cli-streams                                                              */
 /* ------------------------------------------------------------------------ */
@@ -765,6 +799,7 @@ int main(void)
         cmocka_unit_test(launches_test),
         cmocka_unit_test(apply_launches_api_test),
         cmocka_unit_test(directory_test),
+        cmocka_unit_test(options_checked_test),
     };
     int failed = cmocka_run_group_tests_name("inspect-cli", tests, NULL, NULL);
     free(last.out);

@@ -144,7 +144,7 @@ bool inspect_apply_read_option(inspect_read_option which, const char *value, occ
         return true;
     case INSPECT_READ_ARCH: return inspect_parse_arch(value, o, err);
     case INSPECT_READ_JOBS:
-        if (!cli_parse_int(value, 1, 1024, &n, err)) {
+        if (!cli_parse_int(value, 1, OCC_INSPECT_MAX_JOBS, &n, err)) {
             return cli_error_prefix(err, "threads: ");
         }
         o->jobs = (int)n;

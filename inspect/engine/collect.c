@@ -1750,6 +1750,42 @@ occ_status occ_inspect_read(const occ_inspect_input *inputs, int input_count,
     return inspect_read_tuned(inputs, input_count, options, NULL, out, caller_err);
 }
 
+/* Each option in its range, or OCC_ERR_INVALID_ARGUMENT naming it. */
+static occ_status check_options(const occ_inspect_options *o, occ_inspect_error *err)
+{
+    if (o->jobs < 0 || o->jobs > OCC_INSPECT_MAX_JOBS) {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "options.jobs %d: must be 0 (every core, at most %d) to %d", o->jobs,
+                            INSPECT_DEFAULT_JOBS_MAX, OCC_INSPECT_MAX_JOBS);
+    }
+    if (o->threads < 0 || o->threads > 1024) {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "options.threads %d: must be 0 (the occupancy API's pick) to 1024",
+                            o->threads);
+    }
+    if (o->dyn_smem_bytes < 0) {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "options.dyn_smem_bytes %d: must not be negative", o->dyn_smem_bytes);
+    }
+    if (o->arch_sm != 0 && (o->arch_sm < 10 || o->arch_sm > 999)) {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "options.arch_sm %d: must be 0 (every arch) or an SM number 10..999",
+                            o->arch_sm);
+    }
+    if (o->arch_suffix != 0 && o->arch_suffix != 'a' && o->arch_suffix != 'f') {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "options.arch_suffix %d: must be 0, 'a' or 'f'", (int)o->arch_suffix);
+    }
+    if (o->device != NULL) {
+        occ_error e;
+        if (occ_device_validate(o->device, &e) != OCC_OK) {
+            return inspect_fail(err, OCC_ERR_INVALID_DEVICE, -1, -1, "options.device: %s",
+                                e.message);
+        }
+    }
+    return OCC_OK;
+}
+
 occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
                               const occ_inspect_options *options, const inspect_part_tuning *tuning,
                               occ_inspect_result **out, occ_inspect_error *caller_err)
@@ -1766,9 +1802,9 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
     if (input_count < 1) {
         return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1, "no input to read");
     }
-    if (options->jobs < 0 || options->threads < 0 || options->dyn_smem_bytes < 0) {
-        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "options: jobs, threads and dyn_smem_bytes must not be negative");
+    occ_status bad = check_options(options, err);
+    if (bad != OCC_OK) {
+        return bad;
     }
     occ_inspect_result *r = calloc(1, sizeof *r);
     collector *c = calloc(1, sizeof *c);

@@ -176,3 +176,11 @@ def test_launches_from_a_profile(tmp_path):
             for f in cli["functions"]] == [(k.mangled, k.launch_source, k.threads) for k in got]
     with pytest.raises(occ.OccError, match="launches"):
         occ.inspect(base, launches=tmp_path / "missing.json")
+
+
+def test_options_checked_by_the_library():
+    """jobs, arch and threads outside their ranges are refused by name, not
+    run (jobs=10**6 once took 1.4 GB)."""
+    for bad, field in ((dict(jobs=10**6), "options.jobs"), (dict(threads=2048), "options.threads")):
+        with pytest.raises(occ.OccError, match=field):
+            occ.inspect(PROBE_LOG, **bad)
