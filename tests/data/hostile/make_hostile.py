@@ -147,6 +147,7 @@ write("log-spill-overflow.log",
           "    0 bytes stack frame, 4294967296 bytes spill stores, 0 bytes spill loads",
           "ptxas info    : Used 32 registers, used 0 barriers"))
 write("log-barriers-99.log", log(COMPILING, "ptxas info    : Used 32 registers, used 99 barriers"))
+write("log-bom.log", b"\xef\xbb\xbf" + log(COMPILING, "ptxas info    : Used 32 registers"))
 write("log-control-chars.log",
       log("ptxas info    : Compiling entry function 'evil\x1b]0;title\x07\x1b[2Jname' for 'sm_90'",
           "ptxas info    : Used 32 registers, used 0 barriers"))
