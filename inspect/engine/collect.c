@@ -1390,8 +1390,7 @@ static occ_status open_input(collector *c, int index, const occ_inspect_input *i
     c->file = index;
     c->drop_from = 0;
     insp_error rerr = {0, "", false, false};
-    if (file->format == INSP_FORMAT_UNKNOWN && file->size >= 3 &&
-        memcmp(file->data, "\xEF\xBB\xBF", 3) == 0) {
+    if (file->size >= 3 && memcmp(file->data, "\xEF\xBB\xBF", 3) == 0) {
         /* a text editor's mark: JSON and logs are read without one */
         return inspect_fail(err, OCC_ERR_BAD_FORMAT, index, 0,
                             "%s: offset 0: starts with a UTF-8 byte-order mark (EF BB BF), which "
