@@ -73,8 +73,8 @@ static const cli_option options[] = {
     [OPT_ALLOW] = {OPT_ALLOW, "allow", "FILE",
                    "accepted changes, one 'PATTERN # REASON' a line (docs/diff.md)"},
     [OPT_MISSING_BASELINE] = {OPT_MISSING_BASELINE, "missing-baseline", "ok|fail",
-                              "an OLD that does not exist (a first run): ok passes with a "
-                              "note, nothing compared; fail (default) is trouble, exit 2"},
+                              "no OLD (a first run): ok passes, nothing compared; fail: exit 2 "
+                              "(default)"},
     [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON (schema occ.diff, docs/json.md)"},
     [OPT_MARKDOWN] = {OPT_MARKDOWN, "markdown", NULL,
                       "Markdown for a pull-request comment, the rest folded"},
