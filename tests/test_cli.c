@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 #include <jansson.h>
+#include <zlib.h>
 
 #include "cli.h"
 #include "cli_harness.h"
@@ -962,6 +963,47 @@ static void batch_stdin_test(void **state)
     free(from_file);
 }
 
+/* A gzipped batch is inflated as it is read: the same rows out as the plain file, the
+   same summary; gzip data cut short stops the run with one line saying so. */
+static void batch_gzip_test(void **state)
+{
+    (void)state;
+    char plain_path[128];
+    write_file("mixed.csv", mixed_csv, plain_path, sizeof plain_path);
+    OCC(NULL, "calc", "--batch", plain_path);
+    char *plain_out = strdup(last.out);
+    const char *plain_err = strstr(last.err, ": 3 of 6 rows");
+    assert_non_null(plain_err);
+    char *plain_summary = strdup(plain_err);
+    char path[128];
+    write_file("mixed.csv.gz", "", path, sizeof path);
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzputs(gz, mixed_csv), (int)strlen(mixed_csv));
+    assert_int_equal(gzclose(gz), Z_OK);
+    OCC(NULL, "calc", "--batch", path);
+    check_mixed_output(path);
+    assert_string_equal(last.out, plain_out);
+    assert_non_null(strstr(last.err, path));
+    assert_string_equal(strstr(last.err, ": 3 of 6 rows"), plain_summary);
+    /* the same file without its last 12 bytes: part of the trailer */
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char bytes[4096];
+    size_t n = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    assert_true(n > 12 && n < sizeof bytes);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, n - 12, f), n - 12);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(OCC(NULL, "calc", "--batch", path), EXIT_DATA);
+    assert_int_equal(line_count(last.err), 1);
+    assert_non_null(strstr(last.err, "the gzip data is cut short"));
+    free(plain_out);
+    free(plain_summary);
+}
+
 /* Windows line ends and blank lines change nothing. */
 static void batch_crlf_test(void **state)
 {
@@ -1138,6 +1180,7 @@ static void batch_fail_test(void **state)
 static const struct CMUnitTest batch_tests[] = {
     {"batch-mixed-1", batch_mixed_test, NULL, NULL, NULL},
     {"batch-stdin-1", batch_stdin_test, NULL, NULL, NULL},
+    {"batch-gzip-1", batch_gzip_test, NULL, NULL, NULL},
     {"batch-crlf-1", batch_crlf_test, NULL, NULL, NULL},
     {"batch-optional-1", batch_optional_columns_test, NULL, NULL, NULL},
     {"batch-rectangular-1", batch_rectangular_test, NULL, NULL, NULL},

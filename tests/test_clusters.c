@@ -22,8 +22,8 @@
 #include <math.h>
 
 #include <cmocka.h>
-#include <zlib.h>
 
+#include "csv.h"
 #include "occ.h"
 #include "occ_internal.h"
 #include "test_data.h"
@@ -36,73 +36,74 @@ static occ_device h200(void)
     return d;
 }
 
-/* ---- reading the probe's CSV files ---- */
+/* ---- reading the probe's CSV files (gzipped), through occ's CSV reader ---- */
 
 #define MAX_COLUMNS 24
 
-typedef struct csv_file {
-    gzFile in;
-    char header[1024];
-    char line[4096];
-    char *fields[MAX_COLUMNS];
-    int columns;
+typedef struct probe_file {
+    FILE *in;
+    csv_reader r;
     char *names[MAX_COLUMNS];
     int name_count;
-} csv_file;
+} probe_file;
 
-static int split(char *line, char **fields)
-{
-    int n = 0;
-    line[strcspn(line, "\r\n")] = '\0';
-    for (char *p = line; n < MAX_COLUMNS;) {
-        fields[n++] = p;
-        char *comma = strchr(p, ',');
-        if (comma == NULL) {
-            break;
-        }
-        *comma = '\0';
-        p = comma + 1;
-    }
-    return n;
-}
-
-static void csv_open(csv_file *f, const char *relative)
+static void probe_open(probe_file *f, const char *relative)
 {
     const char *path = test_data_path(relative);
-    f->in = gzopen(path, "rb");
+    f->in = fopen(path, "rb");
     if (f->in == NULL) {
         fail_msg("test data %s: cannot open", path);
     }
-    if (gzgets(f->in, f->header, sizeof f->header) == NULL) {
+    assert_true(csv_init(&f->r, f->in, 4096, MAX_COLUMNS));
+    if (csv_next(&f->r) != CSV_RECORD) {
         fail_msg("test data %s: no header", path);
     }
-    f->name_count = split(f->header, f->names);
+    assert_true(f->r.field_count <= MAX_COLUMNS);
+    f->name_count = f->r.field_count;
+    for (int i = 0; i < f->name_count; i++) {
+        f->names[i] = strdup(csv_field(&f->r, i));
+        assert_non_null(f->names[i]);
+    }
 }
 
-static bool csv_next(csv_file *f)
+/* The next row: false at the end of the file. */
+static bool probe_next(probe_file *f)
 {
-    if (gzgets(f->in, f->line, sizeof f->line) == NULL) {
+    csv_status st = csv_next(&f->r);
+    if (st == CSV_END) {
         return false;
     }
-    f->columns = split(f->line, f->fields);
-    assert_int_equal(f->columns, f->name_count);
+    if (st != CSV_RECORD) {
+        fail_msg("line %lld: CSV status %d: %s", f->r.line, (int)st, f->r.error);
+    }
+    assert_int_equal(f->r.field_count, f->name_count);
+    assert_false(f->r.has_nul || f->r.unclosed_quote || f->r.text_after_quote);
     return true;
 }
 
-static const char *csv_str(const csv_file *f, const char *name)
+static void probe_close(probe_file *f)
+{
+    for (int i = 0; i < f->name_count; i++) {
+        free(f->names[i]);
+    }
+    csv_free(&f->r);
+    fclose(f->in);
+}
+
+static const char *probe_str(probe_file *f, const char *name)
 {
     for (int i = 0; i < f->name_count; i++) {
         if (strcmp(f->names[i], name) == 0) {
-            return f->fields[i];
+            return csv_field(&f->r, i);
         }
     }
     fail_msg("no column '%s'", name);
     return "";
 }
 
-static int csv_int(const csv_file *f, const char *name)
+static int probe_int(probe_file *f, const char *name)
 {
-    return atoi(csv_str(f, name));
+    return atoi(probe_str(f, name));
 }
 
 /* ---- the driver's answers ---- */
@@ -125,90 +126,90 @@ typedef struct tally {
 } tally;
 
 /* One row: the kernel as the driver saw it, and occ's three answers. */
-static void compare_row(const csv_file *f, const occ_device *d, tally *t)
+static void compare_row(probe_file *f, const occ_device *d, tally *t)
 {
     occ_kernel k;
     occ_kernel_init(&k);
-    k.block_x = csv_int(f, "block");
-    k.regs_per_thread = csv_int(f, "regs");
-    k.static_smem_bytes = csv_int(f, "static_smem");
-    k.dyn_smem_bytes = csv_int(f, "dyn_smem");
-    k.max_threads_per_block = csv_int(f, "max_threads");
+    k.block_x = probe_int(f, "block");
+    k.regs_per_thread = probe_int(f, "regs");
+    k.static_smem_bytes = probe_int(f, "static_smem");
+    k.dyn_smem_bytes = probe_int(f, "dyn_smem");
+    k.max_threads_per_block = probe_int(f, "max_threads");
     k.barriers = 0; /* the probe's kernels use no block barrier except static16k */
-    if (strcmp(csv_str(f, "kernel"), "static16k") == 0) {
+    if (strcmp(probe_str(f, "kernel"), "static16k") == 0) {
         k.barriers = 1;
     }
-    k.carveout_percent = csv_int(f, "carveout");
-    k.cluster_non_portable = csv_int(f, "non_portable") != 0;
-    int policy = csv_int(f, "policy");
+    k.carveout_percent = probe_int(f, "carveout");
+    k.cluster_non_portable = probe_int(f, "non_portable") != 0;
+    int policy = probe_int(f, "policy");
     k.cluster_policy = policy < 0 ? OCC_CLUSTER_POLICY_DEFAULT : (occ_cluster_policy)policy;
-    k.max_blocks_per_cluster = max_blocks_per_cluster_of(csv_str(f, "kernel"));
-    k.cluster_x = csv_int(f, "cluster_x");
-    k.cluster_y = csv_int(f, "cluster_y");
-    k.cluster_z = csv_int(f, "cluster_z");
+    k.max_blocks_per_cluster = max_blocks_per_cluster_of(probe_str(f, "kernel"));
+    k.cluster_x = probe_int(f, "cluster_x");
+    k.cluster_y = probe_int(f, "cluster_y");
+    k.cluster_z = probe_int(f, "cluster_z");
 
     occ_result r;
     occ_error err;
     if (occ_calc(d, &k, &r, &err) != OCC_OK) {
         fail_msg("occ_calc refused a kernel the driver answered: %s", err.message);
     }
-    if (csv_int(f, "blocks_status") == 0) {
+    if (probe_int(f, "blocks_status") == 0) {
         t->blocks++;
-        if (r.blocks_per_sm != csv_int(f, "blocks_per_sm")) {
+        if (r.blocks_per_sm != probe_int(f, "blocks_per_sm")) {
             t->mismatches++;
             print_message("blocks per SM: %s block %d dyn %d: occ %d, driver %d\n",
-                          csv_str(f, "kernel"), k.block_x, k.dyn_smem_bytes, r.blocks_per_sm,
-                          csv_int(f, "blocks_per_sm"));
+                          probe_str(f, "kernel"), k.block_x, k.dyn_smem_bytes, r.blocks_per_sm,
+                          probe_int(f, "blocks_per_sm"));
         }
     }
     int active = -1;
     occ_status st = occ_max_active_clusters(d, &k, &active, &err);
-    if (csv_int(f, "active_status") == 0) {
+    if (probe_int(f, "active_status") == 0) {
         t->active++;
-        if (st != OCC_OK || active != csv_int(f, "active_clusters")) {
+        if (st != OCC_OK || active != probe_int(f, "active_clusters")) {
             t->mismatches++;
             print_message("active clusters: %s block %d dyn %d cluster %dx%dx%d np %d policy %d: "
                           "occ %d (%s), driver %d\n",
-                          csv_str(f, "kernel"), k.block_x, k.dyn_smem_bytes, k.cluster_x,
+                          probe_str(f, "kernel"), k.block_x, k.dyn_smem_bytes, k.cluster_x,
                           k.cluster_y, k.cluster_z, (int)k.cluster_non_portable, policy, active,
-                          st == OCC_OK ? "ok" : err.message, csv_int(f, "active_clusters"));
+                          st == OCC_OK ? "ok" : err.message, probe_int(f, "active_clusters"));
         }
     } else {
         t->refusals++;
         if (st != OCC_ERR_INVALID_ARGUMENT) {
             t->mismatches++;
             print_message("the driver refused %s cluster %dx%dx%d np %d (error %s); occ said %d\n",
-                          csv_str(f, "kernel"), k.cluster_x, k.cluster_y, k.cluster_z,
-                          (int)k.cluster_non_portable, csv_str(f, "active_status"), active);
+                          probe_str(f, "kernel"), k.cluster_x, k.cluster_y, k.cluster_z,
+                          (int)k.cluster_non_portable, probe_str(f, "active_status"), active);
         }
     }
-    if (csv_int(f, "potential_status") != 0) {
+    if (probe_int(f, "potential_status") != 0) {
         t->skipped++;
         return;
     }
     int size = -1;
     st = occ_max_potential_cluster_size(d, &k, &size, &err);
     t->potential++;
-    if (st != OCC_OK || size != csv_int(f, "potential_cluster_size")) {
+    if (st != OCC_OK || size != probe_int(f, "potential_cluster_size")) {
         t->mismatches++;
         print_message("potential cluster size: %s block %d dyn %d np %d: occ %d, driver %d\n",
-                      csv_str(f, "kernel"), k.block_x, k.dyn_smem_bytes,
-                      (int)k.cluster_non_portable, size, csv_int(f, "potential_cluster_size"));
+                      probe_str(f, "kernel"), k.block_x, k.dyn_smem_bytes,
+                      (int)k.cluster_non_portable, size, probe_int(f, "potential_cluster_size"));
     }
 }
 
 static tally compare_file(const char *relative)
 {
     occ_device d = h200();
-    csv_file f;
-    csv_open(&f, relative);
+    probe_file f;
+    probe_open(&f, relative);
     tally t = {0};
     long long rows = 0;
-    while (csv_next(&f)) {
+    while (probe_next(&f)) {
         compare_row(&f, &d, &t);
         rows++;
     }
-    gzclose(f.in);
+    probe_close(&f);
     print_message("%s: %lld rows: %lld max-active-cluster answers, %lld refusals, %lld "
                   "potential sizes, %lld blocks per SM compared (%lld potential-size errors of "
                   "a grid the compiled cluster does not divide not modelled): %lld mismatches\n",
@@ -264,28 +265,28 @@ static void test_large_cluster_launches(void **state)
 {
     (void)state;
     occ_device d = h200();
-    csv_file f;
-    csv_open(&f, "h200-clusters/big_launch.csv.gz");
+    probe_file f;
+    probe_open(&f, "h200-clusters/big_launch.csv.gz");
     int rows = 0, refused = 0;
-    while (csv_next(&f)) {
+    while (probe_next(&f)) {
         occ_kernel k;
         occ_kernel_init(&k);
         k.block_x = 128;
         k.regs_per_thread = 16; /* place_kernel */
         k.barriers = 0;
-        k.dyn_smem_bytes = csv_int(&f, "dyn_smem");
-        k.cluster_x = csv_int(&f, "cluster_size");
+        k.dyn_smem_bytes = probe_int(&f, "dyn_smem");
+        k.cluster_x = probe_int(&f, "cluster_size");
         k.cluster_non_portable = true;
-        k.cluster_policy = csv_int(&f, "policy") == 2 ? OCC_CLUSTER_POLICY_LOAD_BALANCING
-                                                      : OCC_CLUSTER_POLICY_DEFAULT;
+        k.cluster_policy = probe_int(&f, "policy") == 2 ? OCC_CLUSTER_POLICY_LOAD_BALANCING
+                                                        : OCC_CLUSTER_POLICY_DEFAULT;
         occ_cluster_result r;
         assert_int_equal(occ_cluster_calc(&d, &k, &r, NULL), OCC_OK);
-        assert_int_equal(r.max_active_clusters, csv_int(&f, "driver_active_clusters"));
-        assert_int_equal(r.launch_refused, csv_int(&f, "launch_status") != 0);
+        assert_int_equal(r.max_active_clusters, probe_int(&f, "driver_active_clusters"));
+        assert_int_equal(r.launch_refused, probe_int(&f, "launch_status") != 0);
         refused += r.launch_refused;
         rows++;
     }
-    gzclose(f.in);
+    probe_close(&f);
     assert_true(rows > 24);
     assert_int_equal(refused, 24); /* 6 sizes above 16 x 2 memory sizes x 2 policies */
 }
@@ -318,12 +319,12 @@ static void test_h200_layout_from_placements(void **state)
     for (int i = 0; i < MAX_SM; i++) {
         parent[i] = i;
     }
-    csv_file f;
-    csv_open(&f, "h200-clusters/clusters.csv.gz");
+    probe_file f;
+    probe_open(&f, "h200-clusters/clusters.csv.gz");
     long long clusters = 0;
-    while (csv_next(&f)) {
+    while (probe_next(&f)) {
         char list[512];
-        snprintf(list, sizeof list, "%s", csv_str(&f, "smid_by_rank"));
+        snprintf(list, sizeof list, "%s", probe_str(&f, "smid_by_rank"));
         int first = -1;
         int blocks = 0;
         for (char *tok = strtok(list, " "); tok != NULL; tok = strtok(NULL, " ")) {
@@ -337,10 +338,10 @@ static void test_h200_layout_from_placements(void **state)
             }
             blocks++;
         }
-        assert_int_equal(blocks, csv_int(&f, "cluster_size"));
+        assert_int_equal(blocks, probe_int(&f, "cluster_size"));
         clusters++;
     }
-    gzclose(f.in);
+    probe_close(&f);
     int sizes[MAX_SM] = {0};
     int sms = 0;
     for (int i = 0; i < MAX_SM; i++) {
@@ -378,17 +379,18 @@ static void test_full_launches_on_hardware(void **state)
 {
     (void)state;
     occ_device d = h200();
-    csv_file f;
-    csv_open(&f, "h200-clusters/full.csv.gz");
+    probe_file f;
+    probe_open(&f, "h200-clusters/full.csv.gz");
     int launches = 0;
     int size = -1, dyn = -1, launched = -1, bps = 0, driver = 0;
     bool used[MAX_SM];
     unsigned long long first = 0, last = 0;
     bool more = true;
     while (more) {
-        more = csv_next(&f);
-        bool same = more && csv_int(&f, "cluster_size") == size && csv_int(&f, "dyn_smem") == dyn &&
-                    csv_int(&f, "launched_clusters") == launched;
+        more = probe_next(&f);
+        bool same = more && probe_int(&f, "cluster_size") == size &&
+                    probe_int(&f, "dyn_smem") == dyn &&
+                    probe_int(&f, "launched_clusters") == launched;
         if (!same && size > 0) {
             /* one launch ends: compare it */
             int sms = 0;
@@ -421,23 +423,23 @@ static void test_full_launches_on_hardware(void **state)
             break;
         }
         if (!same) {
-            size = csv_int(&f, "cluster_size");
-            dyn = csv_int(&f, "dyn_smem");
-            launched = csv_int(&f, "launched_clusters");
-            bps = csv_int(&f, "blocks_per_sm");
-            driver = csv_int(&f, "driver_active_clusters");
+            size = probe_int(&f, "cluster_size");
+            dyn = probe_int(&f, "dyn_smem");
+            launched = probe_int(&f, "launched_clusters");
+            bps = probe_int(&f, "blocks_per_sm");
+            driver = probe_int(&f, "driver_active_clusters");
             memset(used, 0, sizeof used);
             first = ~0ULL;
             last = 0;
         }
-        int sm = csv_int(&f, "smid");
+        int sm = probe_int(&f, "smid");
         assert_true(sm >= 0 && sm < MAX_SM);
         used[sm] = true;
-        unsigned long long start = strtoull(csv_str(&f, "start_ns"), NULL, 10);
+        unsigned long long start = strtoull(probe_str(&f, "start_ns"), NULL, 10);
         first = start < first ? start : first;
         last = start > last ? start : last;
     }
-    gzclose(f.in);
+    probe_close(&f);
     assert_int_equal(launches, 64); /* 16 sizes x 2 shared-memory sizes x (max, max + 1) */
 }
 

@@ -2,7 +2,7 @@
  * calc_batch.c - `occ calc --batch FILE`: one occupancy per CSV row,
  * streamed, so a million rows take about a second. A bad row keeps its place
  * with an error, and the run goes on; memory stays bounded whatever the input
- * (csv.h).
+ * (csv.h's reader, which also inflates a gzipped file).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -132,13 +132,13 @@ static bool parse_header(batch_state *s, const char *name, const cli_io *io, cli
     }
     for (int i = 0; i < r->field_count; i++) {
         int c = 0;
-        while (c < COL_KNOWN && strcmp(r->fields[i], column_names[c]) != 0) {
+        while (c < COL_KNOWN && strcmp(csv_field(r, i), column_names[c]) != 0) {
             c++;
         }
         if (c == COL_KNOWN) {
             char shown[128];
             fprintf(io->err, "occ calc: %s: column '%s' is not an input column; passed through\n",
-                    name, cli_visible(r->fields[i], shown, sizeof shown));
+                    name, cli_visible(csv_field(r, i), shown, sizeof shown));
         } else if (s->column_of[c] >= 0) {
             return cli_error_set(err, EXIT_DATA, "%s: line 1: column '%s' appears twice", name,
                                  column_names[c]);
@@ -161,10 +161,10 @@ static bool parse_header(batch_state *s, const char *name, const cli_io *io, cli
 /* Fills the kernel from one row; on failure writes the reason into msg. */
 static bool row_to_launch(batch_state *s, occ_device *dev, occ_kernel *k, char *msg, size_t cap)
 {
-    const csv_reader *r = &s->csv;
+    csv_reader *r = &s->csv;
     const char *v[COL_KNOWN];
     for (int c = 0; c < COL_KNOWN; c++) {
-        v[c] = s->column_of[c] >= 0 ? r->fields[s->column_of[c]] : "";
+        v[c] = s->column_of[c] >= 0 ? csv_field(r, s->column_of[c]) : "";
     }
     if (!cached_gpu(&s->cache, v[COL_GPU], dev, msg, cap)) {
         return false;
@@ -215,16 +215,13 @@ static bool row_to_launch(batch_state *s, occ_device *dev, occ_kernel *k, char *
 
 /* The row's fields as CSV, padded with empty ones or cut to the header's
    count, so that the output stays rectangular. */
-static void echo_fields(FILE *out, const csv_reader *r, int columns)
+static void echo_fields(FILE *out, csv_reader *r, int columns)
 {
-    int stored = r->field_count < CSV_MAX_FIELDS ? r->field_count : CSV_MAX_FIELDS;
     for (int i = 0; i < columns; i++) {
         if (i > 0) {
             fputc(',', out);
         }
-        if (i < stored) {
-            csv_put_field(out, r->fields[i]);
-        }
+        csv_put_field(out, csv_field(r, i)); /* "" past the fields stored */
     }
 }
 
@@ -263,7 +260,7 @@ static char *put_int(char *p, int value)
 
 static void process_row(batch_state *s, const cli_io *io)
 {
-    const csv_reader *r = &s->csv;
+    csv_reader *r = &s->csv;
     char msg[512];
     occ_device dev;
     occ_kernel k;
@@ -333,7 +330,14 @@ int calc_batch(const char *path, const cli_io *io)
         }
         return cli_fail(io, "calc", EXIT_DATA, "out of memory");
     }
-    csv_init(&s->csv, in);
+    if (!csv_init(&s->csv, in, CSV_MAX_RECORD_BYTES, CSV_MAX_FIELDS)) {
+        csv_free(&s->csv);
+        free(s);
+        if (in != io->in) {
+            fclose(in);
+        }
+        return cli_fail(io, "calc", EXIT_DATA, "out of memory");
+    }
     cli_error err = {EXIT_OK, ""};
     bool header = false;
     for (;;) {
@@ -342,7 +346,8 @@ int calc_batch(const char *path, const cli_io *io)
             break;
         }
         if (st == CSV_READ_ERROR) {
-            cli_error_set(&err, EXIT_DATA, "%s: read error: %s", name, strerror(errno));
+            /* the stream's error, or damaged or cut gzip data */
+            cli_error_set(&err, EXIT_DATA, "%s: line %lld: %s", name, s->csv.line, s->csv.error);
             break;
         }
         if (st == CSV_RUNAWAY) {
@@ -394,6 +399,7 @@ int calc_batch(const char *path, const cli_io *io)
                 s->bad_rows, s->rows, cli_visible(s->first_error, shown, sizeof shown));
         code = EXIT_DATA;
     }
+    csv_free(&s->csv);
     free(s);
     if (in != io->in) {
         fclose(in);

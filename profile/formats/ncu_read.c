@@ -1,6 +1,7 @@
 /*
  * ncu_read.c - Nsight Compute's CSV exports, either page, as launches:
- * streamed through the bounded CSV reader, one launch in memory at a time.
+ * streamed through the bounded CSV reader (csv.h), one launch in memory at a
+ * time.
  *
  * The raw page (--page raw) has a header of metric names, a units row, and a
  * row per launch. The details page (--page details) has a row per metric per
@@ -20,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "prof_ncu.h"
-#include "ncu_csv.h"
 
 /* The numbers occ reads, where each page has them (docs/ncu.md lists them).
    The details page of LaunchStats and Occupancy has no barrier count, no
@@ -148,7 +149,7 @@ static const char *const text_columns[COL_TEXT_END] = {"ID",
 
 struct occ_profile_ncu_reader {
     FILE *owned; /* the file occ_profile_ncu_open opened */
-    ncu_csv csv;
+    csv_reader csv;
     const char *name;
     occ_profile_ncu_page page;
     int columns;                                /* fields of the header */
@@ -184,7 +185,7 @@ long long occ_profile_ncu_skipped_lines(const occ_profile_ncu_reader *r)
 void occ_profile_ncu_free(occ_profile_ncu_reader *r)
 {
     if (r != NULL) {
-        ncu_csv_free(&r->csv);
+        csv_free(&r->csv);
         free(r->kernel_name);
         if (r->owned != NULL) {
             fclose(r->owned);
@@ -195,14 +196,14 @@ void occ_profile_ncu_free(occ_profile_ncu_reader *r)
 
 static const char *field_text(occ_profile_ncu_reader *r, int col)
 {
-    return ncu_csv_field(&r->csv, col);
+    return csv_field(&r->csv, col);
 }
 
 /* True, with one line in err, when the CSV reader stopped or the record is
    not CSV as Nsight writes it. */
 static bool csv_failed(occ_profile_ncu_reader *r, csv_status st, occ_profile_error *err)
 {
-    const ncu_csv *c = &r->csv;
+    const csv_reader *c = &r->csv;
     switch (st) {
     case CSV_READ_ERROR:
         return !ncu_fail(err, "%s: line %lld: %s", r->name, c->next_line, c->error);
@@ -244,7 +245,7 @@ static bool csv_failed(occ_profile_ncu_reader *r, csv_status st, occ_profile_err
 static csv_status next_record(occ_profile_ncu_reader *r)
 {
     for (;;) {
-        csv_status st = ncu_csv_next(&r->csv);
+        csv_status st = csv_next(&r->csv);
         const char *first = st == CSV_RECORD ? field_text(r, 0) : "";
         if (first[0] != '=' || first[1] != '=') {
             return st;
@@ -305,17 +306,17 @@ static bool is_header_line(const char *line, size_t len)
 /* The lines before the header, skipped: they are not part of the export. */
 static bool skip_to_header(occ_profile_ncu_reader *r, occ_profile_error *err)
 {
-    ncu_csv *c = &r->csv;
+    csv_reader *c = &r->csv;
     long long lines;
     long long bytes;
-    ncu_csv_skip got = ncu_csv_skip_lines(c, is_header_line, OCC_PROFILE_NCU_MAX_SKIPPED_LINES,
-                                          OCC_PROFILE_NCU_MAX_SKIPPED_BYTES, &lines, &bytes);
+    csv_skip got = csv_skip_lines(c, is_header_line, OCC_PROFILE_NCU_MAX_SKIPPED_LINES,
+                                  OCC_PROFILE_NCU_MAX_SKIPPED_BYTES, &lines, &bytes);
     r->skipped_lines = lines;
     char a[32];
     char b[32];
     switch (got) {
-    case NCU_CSV_SKIP_FOUND: return true;
-    case NCU_CSV_SKIP_END:
+    case CSV_SKIP_FOUND: return true;
+    case CSV_SKIP_END:
         if (lines == 0) {
             return ncu_fail(err,
                             "%s: line %lld: the file is empty; expected an Nsight Compute "
@@ -326,16 +327,16 @@ static bool skip_to_header(occ_profile_ncu_reader *r, occ_profile_error *err)
                         "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
                         "columns) in the file's %s line%s: not an Nsight Compute export",
                         r->name, lines, group_digits(lines, a, sizeof a), lines == 1 ? "" : "s");
-    case NCU_CSV_SKIP_LIMIT:
+    case CSV_SKIP_LIMIT:
         return ncu_fail(err,
                         "%s: line %lld: no header (a line with 'ID' and 'Kernel Name' "
                         "columns) in the first %s lines and %s bytes, the most occ ncu skips "
                         "before one: not an Nsight Compute export",
                         r->name, c->line, group_digits(lines, a, sizeof a),
                         group_digits(bytes, b, sizeof b));
-    case NCU_CSV_SKIP_NUL:
+    case CSV_SKIP_NUL:
         return ncu_fail(err, "%s: line %lld: a NUL byte: not a CSV text file", r->name, c->line);
-    case NCU_CSV_SKIP_READ_ERROR:
+    case CSV_SKIP_READ_ERROR:
     default: return ncu_fail(err, "%s: line %lld: %s", r->name, c->next_line, c->error);
     }
 }
@@ -343,7 +344,7 @@ static bool skip_to_header(occ_profile_ncu_reader *r, occ_profile_error *err)
 /* The header: which page, where the columns are. */
 static bool read_header(occ_profile_ncu_reader *r, occ_profile_error *err)
 {
-    ncu_csv *c = &r->csv;
+    csv_reader *c = &r->csv;
     if (!skip_to_header(r, err)) {
         return false;
     }
@@ -409,7 +410,7 @@ static bool read_header(occ_profile_ncu_reader *r, occ_profile_error *err)
 /* The raw page's units row, right under the header: its ID is empty. */
 static bool read_units(occ_profile_ncu_reader *r, occ_profile_error *err)
 {
-    ncu_csv *c = &r->csv;
+    csv_reader *c = &r->csv;
     csv_status st = next_record(r);
     if (st == CSV_END) {
         return ncu_fail(err, "%s: line %lld: the file ends after the header: no units row", r->name,
@@ -442,7 +443,7 @@ static occ_status open_reader(FILE *in, FILE *owned, const char *name, occ_profi
     *out = NULL;
     occ_profile_ncu_reader *r = calloc(1, sizeof *r);
     if (r == NULL ||
-        !ncu_csv_init(&r->csv, in, OCC_PROFILE_NCU_MAX_RECORD_BYTES, OCC_PROFILE_NCU_MAX_FIELDS)) {
+        !csv_init(&r->csv, in, OCC_PROFILE_NCU_MAX_RECORD_BYTES, OCC_PROFILE_NCU_MAX_FIELDS)) {
         free(r);
         if (owned != NULL) {
             fclose(owned);

@@ -19,12 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "csv.h"
 #include "prof_formats.h"
 
-#define CSV_MAX_LINE_BYTES (1 << 20)
-#define CSV_MAX_FIELDS 64
+/* A record's bytes and fields: a row is about 200 bytes of 21 fields. */
+#define NSYS_CSV_MAX_RECORD_BYTES (1 << 20)
+#define NSYS_CSV_MAX_FIELDS 64
 
 enum {
     F_DURATION,
@@ -50,178 +51,6 @@ static const char *const field_prefixes[F_COUNT][2] = {
     [F_STATIC] = {"StcSMem", NULL},    [F_DYN] = {"DymSMem", "DynSMem"},
     [F_DEVICE] = {"Device", NULL},     [F_NAME] = {"Name", NULL},
 };
-
-typedef struct csv_reader {
-    gzFile f;
-    const char *path;
-    char *buf;  /* what was read and not yet split */
-    size_t cap; /* CSV_MAX_LINE_BYTES + one read */
-    size_t start, end;
-    bool eof;
-    bool failed;           /* a read error (damaged gzip) */
-    const char *why;       /* zlib's reason when failed */
-    long long number;      /* the line the record just read starts on */
-    long long next_number; /* the line the next record starts on */
-    char *fields[CSV_MAX_FIELDS];
-    int count;
-    bool too_many; /* the record has more than CSV_MAX_FIELDS fields */
-} csv_reader;
-
-/* Reads more after [start, end), moving it to the front. */
-static void csv_fill(csv_reader *r)
-{
-    if (r->start > 0) {
-        memmove(r->buf, r->buf + r->start, r->end - r->start);
-        r->end -= r->start;
-        r->start = 0;
-    }
-    int n = gzread(r->f, r->buf + r->end, (unsigned)(r->cap - 1 - r->end));
-    int code = Z_OK;
-    if (n <= 0) {
-        r->why = prof_gz_error(r->f, r->path, &code);
-    }
-    /* gzread ends gzip data cut short (Z_BUF_ERROR) as if it were the end */
-    if (n < 0 || (n == 0 && code == Z_BUF_ERROR)) {
-        r->failed = true;
-        r->eof = true;
-        return;
-    }
-    if (n == 0) {
-        r->eof = true;
-    }
-    r->end += (size_t)n;
-}
-
-/* Splits the record [line, line + length) in place into r->fields: quoted
-   fields unquoted ("" inside quotes is one quote). */
-static void csv_split(csv_reader *r, char *line, size_t length)
-{
-    line[length] = '\0';
-    r->count = 0;
-    r->too_many = false;
-    char *p = line;
-    for (;;) {
-        if (r->count == CSV_MAX_FIELDS) {
-            r->too_many = true;
-            return;
-        }
-        r->fields[r->count++] = p;
-        if (*p != '"') { /* the usual field: up to the next comma */
-            char *comma = memchr(p, ',', (size_t)(line + length - p));
-            if (!comma) {
-                break;
-            }
-            *comma = '\0';
-            p = comma + 1;
-            continue;
-        }
-        char *out = p;
-        p++;
-        for (;;) {
-            char *quote = memchr(p, '"', (size_t)(line + length - p));
-            if (!quote) { /* unterminated: the rest, as it is */
-                size_t n = strlen(p);
-                memmove(out, p, n + 1);
-                return;
-            }
-            memmove(out, p, (size_t)(quote - p));
-            out += quote - p;
-            if (quote[1] == '"') {
-                *out++ = '"';
-                p = quote + 2;
-                continue;
-            }
-            p = quote + 1;
-            break;
-        }
-        /* what follows the closing quote, up to the comma, is kept */
-        char *comma = memchr(p, ',', (size_t)(line + length - p));
-        size_t tail = comma ? (size_t)(comma - p) : strlen(p);
-        memmove(out, p, tail);
-        out[tail] = '\0';
-        if (!comma) {
-            break;
-        }
-        p = comma + 1;
-    }
-}
-
-enum {
-    CSV_RECORD = 1,
-    CSV_END = 0,
-    CSV_TOO_LONG = -1,
-    CSV_DAMAGED = -2,
-    CSV_NUL = -3,        /* a NUL byte: not text */
-    CSV_OPEN_QUOTE = -4, /* the file ends inside a quoted field */
-};
-
-/* The record [line, line + length) split, unless it holds a NUL byte. */
-static int csv_record(csv_reader *r, char *line, size_t length, long long lines)
-{
-    r->number = r->next_number;
-    r->next_number += lines;
-    if (memchr(line, '\0', length)) {
-        return CSV_NUL;
-    }
-    csv_split(r, line, length);
-    return CSV_RECORD;
-}
-
-/* Reads one record (quoted fields may hold newlines and commas) and splits
-   it: CSV_RECORD, CSV_END, or what is wrong. */
-static int csv_next(csv_reader *r)
-{
-    size_t scan = r->start;
-    bool quoted = false;
-    long long lines = 1; /* the record's, with the newlines inside quotes */
-    for (;;) {
-        char *nl = memchr(r->buf + scan, '\n', r->end - scan);
-        size_t stop = nl ? (size_t)(nl - r->buf) : r->end;
-        /* quotes between scan and stop flip whether the newline ends the record */
-        for (char *q = r->buf + scan; (q = memchr(q, '"', (size_t)(r->buf + stop - q))); q++) {
-            quoted = !quoted;
-        }
-        if (nl && !quoted) {
-            size_t length = stop - r->start;
-            char *line = r->buf + r->start;
-            r->start = stop + 1;
-            if (length && line[length - 1] == '\r') {
-                length--;
-            }
-            return csv_record(r, line, length, lines);
-        }
-        if (nl) { /* a newline inside quotes: the record goes on */
-            scan = stop + 1;
-            lines++;
-            continue;
-        }
-        if (r->eof) {
-            if (r->failed) {
-                r->number = r->next_number;
-                return CSV_DAMAGED;
-            }
-            if (r->end == r->start) {
-                return CSV_END;
-            }
-            if (quoted) { /* the rest of the file would be one field */
-                r->number = r->next_number;
-                return CSV_OPEN_QUOTE;
-            }
-            /* the last record, without a newline */
-            char *line = r->buf + r->start;
-            size_t length = r->end - r->start;
-            r->start = r->end;
-            return csv_record(r, line, length, lines);
-        }
-        if (r->end - r->start >= CSV_MAX_LINE_BYTES) {
-            r->number = r->next_number;
-            return CSV_TOO_LONG;
-        }
-        size_t offset = r->end - r->start; /* its quotes are counted */
-        csv_fill(r);
-        scan = r->start + offset;
-    }
-}
 
 static bool starts_with(const char *text, const char *prefix)
 {
@@ -288,29 +117,57 @@ static bool parse_double(const char *text, double *out)
 }
 
 /* What csv_next found wrong, as the error. */
-static occ_status csv_refusal(const csv_reader *r, int rc, const char *path, int input,
+static occ_status csv_refusal(const csv_reader *r, csv_status st, const char *path, int input,
                               occ_profile_error *err)
 {
-    switch (rc) {
-    case CSV_TOO_LONG:
-        return prof_error(err, OCC_ERR_LIMIT, path, input, r->number,
-                          "line %lld: a record longer than %d bytes", r->number,
-                          CSV_MAX_LINE_BYTES);
-    case CSV_DAMAGED:
-        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
-                          "line %lld: cannot be read: %s (damaged or cut gzip data)", r->number,
-                          r->why ? r->why : "read error");
-    case CSV_NUL:
-        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
-                          "line %lld: a NUL byte: not a CSV text", r->number);
-    case CSV_OPEN_QUOTE:
-        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
-                          "line %lld: a quoted field is not closed before the end of the file",
-                          r->number);
-    default:
-        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
-                          "line %lld: more than %d fields", r->number, CSV_MAX_FIELDS);
+    if (st == CSV_TOO_LONG || st == CSV_RUNAWAY) {
+        return prof_error(err, OCC_ERR_LIMIT, path, input, r->line,
+                          "line %lld: a record longer than %d bytes", r->line,
+                          NSYS_CSV_MAX_RECORD_BYTES);
     }
+    return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                      "line %lld: cannot be read: %s (damaged or cut gzip data)", r->line,
+                      r->error_cause);
+}
+
+/* A record that is not CSV as nsys writes it, as the error; OCC_OK for one
+   that is. In the header a carriage return is looked for before text after
+   a closing quote: a file whose lines end with a bare '\r' is one record,
+   the first quoted name followed by the next row, and is named as such. */
+static occ_status record_refusal(csv_reader *r, bool header, const char *path, int input,
+                                 occ_profile_error *err)
+{
+    if (r->unclosed_quote) {
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                          "line %lld: a quoted field is not closed before the end of the file",
+                          r->line);
+    }
+    if (r->has_nul) {
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                          "line %lld: a NUL byte: not a CSV text", r->line);
+    }
+    if (r->field_count > r->max_fields) {
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                          "line %lld: more than %d fields", r->line, r->max_fields);
+    }
+    for (int i = 0; header && i < r->field_count; i++) {
+        /* lines ended by a bare '\r' read as one: the header would swallow the rows */
+        if (strchr(csv_field(r, i), '\r')) {
+            return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                              "line %lld: a carriage return inside the header (lines must end "
+                              "with '\\n' or '\\r\\n')",
+                              r->line);
+        }
+    }
+    if (r->text_after_quote) {
+        /* nsys quotes whole fields: a quote that never closes is taken as
+           closed by the next quoted field's opening one, and text follows */
+        return prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                          "line %lld: a quoted field is not closed before the end of the file, "
+                          "or text follows its closing quote: not CSV as nsys writes it",
+                          r->line);
+    }
+    return OCC_OK;
 }
 
 /* A whole-number field, in int's range (prof_launch_check holds it to CUDA's
@@ -323,8 +180,8 @@ static bool csv_int(const csv_reader *r, double v, const char *field, const char
         if (bytes) {
             snprintf(scaled, sizeof scaled, " (%.0f bytes)", v);
         }
-        prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->number,
-                   "line %lld: %s '%.40s'%s is outside -2147483648..2147483647", r->number, field,
+        prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                   "line %lld: %s '%.40s'%s is outside -2147483648..2147483647", r->line, field,
                    text, scaled);
         return false;
     }
@@ -335,105 +192,107 @@ static bool csv_int(const csv_reader *r, double v, const char *field, const char
 occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink,
                               occ_profile_error *err)
 {
-    csv_reader r = {0};
-    r.next_number = 1;
-    r.path = path;
-    r.f = gzopen(path, "rb");
-    if (!r.f) {
+    FILE *in = fopen(path, "rb");
+    if (!in) {
         return prof_error(err, OCC_ERR_IO, path, input, -1, "cannot open");
     }
-    r.cap = CSV_MAX_LINE_BYTES + (1 << 20);
-    r.buf = malloc(r.cap);
-    if (!r.buf) {
-        gzclose(r.f);
+    /* the reader inflates a gzipped file, whatever its name */
+    csv_reader *r = malloc(sizeof *r);
+    if (!r || !csv_init(r, in, NSYS_CSV_MAX_RECORD_BYTES, NSYS_CSV_MAX_FIELDS)) {
+        if (r) {
+            csv_free(r);
+        }
+        free(r);
+        fclose(in);
         return prof_error(err, OCC_ERR_OUT_OF_MEMORY, path, input, -1, "out of memory");
     }
     occ_status st = OCC_OK;
     int column[F_COUNT];
     double scale_duration = 0, scale_static = 0, scale_dyn = 0;
-    int rc = csv_next(&r);
+    csv_status rc = csv_next(r);
     if (rc == CSV_END) {
         st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1, "line 1: empty: no header");
         goto done;
     }
-    if (rc != CSV_RECORD || r.too_many) {
-        st = csv_refusal(&r, rc, path, input, err);
+    if (rc != CSV_RECORD) {
+        st = csv_refusal(r, rc, path, input, err);
         goto done;
     }
-    for (int i = 0; i < r.count; i++) {
-        /* lines ended by a bare '\r' read as one: the header would swallow the rows */
-        if (strchr(r.fields[i], '\r')) {
-            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1,
-                            "line 1: a carriage return inside the header (lines must end with "
-                            "'\\n' or '\\r\\n')");
-            goto done;
-        }
+    st = record_refusal(r, true, path, input, err);
+    if (st != OCC_OK) {
+        goto done;
     }
+    const long long header_line = r->line;
     for (int f = 0; f < F_COUNT; f++) {
         column[f] = -1;
-        for (int i = 0; i < r.count && column[f] < 0; i++) {
+        for (int i = 0; i < r->field_count && column[f] < 0; i++) {
+            const char *name = csv_field(r, i);
             for (int k = 0; k < 2; k++) {
-                if (field_prefixes[f][k] && starts_with(r.fields[i], field_prefixes[f][k])) {
+                if (field_prefixes[f][k] && starts_with(name, field_prefixes[f][k])) {
                     column[f] = i;
                     if (f == F_DURATION) {
-                        scale_duration = unit_scale(r.fields[i], true);
+                        scale_duration = unit_scale(name, true);
                     } else if (f == F_STATIC) {
-                        scale_static = unit_scale(r.fields[i], false);
+                        scale_static = unit_scale(name, false);
                     } else if (f == F_DYN) {
-                        scale_dyn = unit_scale(r.fields[i], false);
+                        scale_dyn = unit_scale(name, false);
                     }
                 }
             }
         }
         if (column[f] < 0) {
-            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1,
-                            "line 1: no column %s: not `nsys stats --report cuda_gpu_trace "
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, header_line,
+                            "line %lld: no column %s: not `nsys stats --report cuda_gpu_trace "
                             "--format csv`",
-                            field_prefixes[f][0]);
+                            header_line, field_prefixes[f][0]);
             goto done;
         }
     }
     if (scale_duration == 0 || scale_static == 0 || scale_dyn == 0) {
-        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, 1,
-                        "line 1: a unit occ does not know in '%s', '%s' or '%s'",
-                        r.fields[column[F_DURATION]], r.fields[column[F_STATIC]],
-                        r.fields[column[F_DYN]]);
+        st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, header_line,
+                        "line %lld: a unit occ does not know in '%s', '%s' or '%s'", header_line,
+                        csv_field(r, column[F_DURATION]), csv_field(r, column[F_STATIC]),
+                        csv_field(r, column[F_DYN]));
         goto done;
     }
-    while ((rc = csv_next(&r)) == CSV_RECORD) {
-        if (r.too_many) {
-            break;
-        }
-        if (r.count == 1 && r.fields[0][0] == '\0') {
-            continue; /* a blank line */
-        }
-        int max_column = 0;
-        for (int f = 0; f < F_COUNT; f++) {
-            max_column = column[f] > max_column ? column[f] : max_column;
-        }
-        if (r.count <= max_column) {
-            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
-                            "line %lld: %d fields, the header has at least %d", r.number, r.count,
-                            max_column + 1);
+    int max_column = 0;
+    for (int f = 0; f < F_COUNT; f++) {
+        max_column = column[f] > max_column ? column[f] : max_column;
+    }
+    while ((rc = csv_next(r)) == CSV_RECORD) {
+        st = record_refusal(r, false, path, input, err);
+        if (st != OCC_OK) {
             goto done;
         }
-        const char *grid_text = r.fields[column[F_GRID_X]];
+        if (r->field_count == 1 && csv_field(r, 0)[0] == '\0') {
+            continue; /* "": a blank line */
+        }
+        if (r->field_count <= max_column) {
+            st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                            "line %lld: %d fields, the header has at least %d", r->line,
+                            r->field_count, max_column + 1);
+            goto done;
+        }
+        const char *grid_text = csv_field(r, column[F_GRID_X]);
         while (*grid_text == ' ') {
             grid_text++;
         }
         if (!*grid_text) {
             continue; /* a memory copy or set */
         }
+        const char *field[F_COUNT];
+        for (int f = 0; f < F_COUNT; f++) {
+            field[f] = csv_field(r, column[f]);
+        }
         prof_launch l = {0};
         double v[F_COUNT];
         for (int f = 0; f < F_DEVICE; f++) {
-            if (!parse_double(r.fields[column[f]], &v[f]) ||
+            if (!parse_double(field[f], &v[f]) ||
                 (f != F_DURATION && f != F_STATIC && f != F_DYN && v[f] != floor(v[f]))) {
-                st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
-                                "line %lld: %s '%.40s' is not a %s", r.number, field_prefixes[f][0],
-                                r.fields[column[f]],
-                                f == F_DURATION || f == F_STATIC || f == F_DYN ? "number"
-                                                                               : "whole number");
+                st = prof_error(
+                    err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                    "line %lld: %s '%.40s' is not a %s", r->line, field_prefixes[f][0], field[f],
+                    f == F_DURATION || f == F_STATIC || f == F_DYN ? "number" : "whole number");
                 goto done;
             }
         }
@@ -442,18 +301,17 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
         int *const ints[] = {&l.grid[0],  &l.grid[1],  &l.grid[2],        &l.block[0],
                              &l.block[1], &l.block[2], &l.regs_per_thread};
         for (int f = F_GRID_X; f <= F_REGS; f++) {
-            if (!csv_int(&r, v[f], field_prefixes[f][0], r.fields[column[f]], false, path, input,
-                         err, ints[f - F_GRID_X])) {
+            if (!csv_int(r, v[f], field_prefixes[f][0], field[f], false, path, input, err,
+                         ints[f - F_GRID_X])) {
                 st = OCC_ERR_BAD_FORMAT;
                 goto done;
             }
         }
         double stat = floor(v[F_STATIC] * scale_static + 0.5);
         double dyn = floor(v[F_DYN] * scale_dyn + 0.5);
-        if (!csv_int(&r, stat, "StcSMem", r.fields[column[F_STATIC]], true, path, input, err,
+        if (!csv_int(r, stat, "StcSMem", field[F_STATIC], true, path, input, err,
                      &l.static_smem_bytes) ||
-            !csv_int(&r, dyn, "DymSMem", r.fields[column[F_DYN]], true, path, input, err,
-                     &l.dyn_smem_bytes)) {
+            !csv_int(r, dyn, "DymSMem", field[F_DYN], true, path, input, err, &l.dyn_smem_bytes)) {
             st = OCC_ERR_BAD_FORMAT;
             goto done;
         }
@@ -466,7 +324,7 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
         l.carveout_percent = -1;
         l.smem_executed_bytes = OCC_PROFILE_UNKNOWN;
         /* "NVIDIA H200 (0)": the id in the last parentheses */
-        const char *device = r.fields[column[F_DEVICE]];
+        const char *device = field[F_DEVICE];
         const char *open = strrchr(device, '(');
         if (open) {
             char *end;
@@ -474,20 +332,19 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
             long id = strtol(open + 1, &end, 10);
             if (end != open + 1 && *end == ')') {
                 if (errno == ERANGE || id < 0 || id > 1 << 20) {
-                    st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r.number,
-                                    "line %lld: Device '%.60s': the id is outside 0..%d", r.number,
+                    st = prof_error(err, OCC_ERR_BAD_FORMAT, path, input, r->line,
+                                    "line %lld: Device '%.60s': the id is outside 0..%d", r->line,
                                     device, 1 << 20);
                     goto done;
                 }
                 l.device = (int)id;
             }
         }
-        l.name = r.fields[column[F_NAME]];
+        l.name = field[F_NAME];
         l.name_length = strlen(l.name);
-        st = prof_launch_check(&l, path, input, r.number, "line", err);
+        st = prof_launch_check(&l, path, input, r->line, "line", err);
         if (st == OCC_OK) {
-            st =
-                prof_error_place(err, sink->launch(sink->context, &l, err), path, r.number, "line");
+            st = prof_error_place(err, sink->launch(sink->context, &l, err), path, r->line, "line");
         }
         if (st != OCC_OK) {
             goto done;
@@ -503,18 +360,18 @@ occ_status prof_read_nsys_csv(const char *path, int input, const prof_sink *sink
             memcpy(name, device, n);
             name[n] = '\0';
             prof_device d = {.id = l.device, .name = name, .cc_major = -1, .cc_minor = -1};
-            st =
-                prof_error_place(err, sink->device(sink->context, &d, err), path, r.number, "line");
+            st = prof_error_place(err, sink->device(sink->context, &d, err), path, r->line, "line");
             if (st != OCC_OK) {
                 goto done;
             }
         }
     }
     if (rc != CSV_END) {
-        st = csv_refusal(&r, rc, path, input, err);
+        st = csv_refusal(r, rc, path, input, err);
     }
 done:
-    free(r.buf);
-    gzclose(r.f);
+    csv_free(r);
+    free(r);
+    fclose(in);
     return st;
 }
