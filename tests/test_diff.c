@@ -748,7 +748,7 @@ static void test_allow(void **state)
         /* a misspelt item: named, and the items listed */
         {"bogus, regs: regs_grow*  # reason\n",
          "line 1: 'bogus' is not an item; items are occupancy, blocks, regs, spills, stack, smem, "
-         "barriers, ceiling, added, removed, moved, changed"},
+         "barriers, ceiling, launch-bounds, added, removed, moved, changed"},
         {"\nregs, ocupancy: regs_grow*  # reason\n",
          "line 2: 'ocupancy' is not an item (did you mean 'occupancy'?); items are occupancy, "},
     };
@@ -1047,6 +1047,53 @@ static const char ceiling_new[] =
     "ptxas info    : Function properties for _Z3bigPf\n"
     "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
     "ptxas info    : Used 255 registers, used 0 barriers\n";
+
+/* A baseline of one kernel whose __launch_bounds__ is `bound` threads. */
+static const char *bounded_baseline(const char *bound)
+{
+    static char text[2048];
+    snprintf(text, sizeof text,
+             "{\"schema\":\"occ.baseline\",\"version\":1,\"occ_version\":\"0.1.0\",\"inputs\":"
+             "[{\"file\":\"k.cubin\",\"format\":\"cubin\"}],\"options\":{\"arch\":null,"
+             "\"functions\":false,\"all\":false,\"filter\":null},\"function_count\":1,"
+             "\"functions\":[{\"mangled\":\"_Z3fooPf\",\"arch\":\"sm_90\",\"kind\":\"kernel\","
+             "\"relocatable\":false,\"from_log\":false,\"count\":1,\"regs\":32,\"smem_bytes\":0,"
+             "\"smem_section_bytes\":0,\"stack_bytes\":0,\"frame_bytes\":0,"
+             "\"spill_store_bytes\":null,\"spill_load_bytes\":null,\"spill_instructions\":0,"
+             "\"barriers\":0,\"max_threads\":%s,\"req_threads\":null,\"max_regs\":null,"
+             "\"cluster_dims\":null,\"explicit_cluster\":false,\"max_cluster_rank\":null,"
+             "\"param_bytes\":8}]}\n",
+             bound);
+    return write_temp(text);
+}
+
+/* --fail-on launch-bounds: a build whose kernel now refuses the launch
+   (its __launch_bounds__ fell below --threads) fails the gate; the flag is
+   in the row's JSON flags either way. */
+static void test_launch_bounds(void **state)
+{
+    (void)state;
+    char old_path[128], new_path[128];
+    snprintf(old_path, sizeof old_path, "%s", bounded_baseline("[512,1,1]"));
+    snprintf(new_path, sizeof new_path, "%s", bounded_baseline("[128,1,1]"));
+    OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--fail-on", "launch-bounds", old_path,
+        new_path);
+    assert_int_equal(last.code, DIFF_FAILED);
+    assert_non_null(strstr(last.err, "launch-bounds: 1"));
+    OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--json", old_path, new_path);
+    assert_int_equal(last.code, EXIT_OK);
+    assert_non_null(strstr(last.out, "\"flags\":[\"launch_bounds\""));
+    /* already refused on both sides: not a new failure */
+    OCC(NULL, "diff", "--gpu", "H200", "--threads", "256", "--fail-on", "launch-bounds", new_path,
+        new_path);
+    assert_int_equal(last.code, EXIT_OK);
+    /* within the bound on both sides: nothing to flag */
+    OCC(NULL, "diff", "--gpu", "H200", "--threads", "64", "--fail-on", "launch-bounds", old_path,
+        new_path);
+    assert_int_equal(last.code, EXIT_OK);
+    unlink(old_path);
+    unlink(new_path);
+}
 
 static void test_ceiling(void **state)
 {
@@ -1405,6 +1452,7 @@ int main(void)
         cmocka_unit_test(test_baseline_hostile),
         cmocka_unit_test(test_risk_matches_a_linear_search),
         cmocka_unit_test(test_ceiling),
+        cmocka_unit_test(test_launch_bounds),
         cmocka_unit_test(test_markdown_header),
         cmocka_unit_test(test_markdown_other_changes),
         cmocka_unit_test(test_markdown_escapes),

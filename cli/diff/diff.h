@@ -94,6 +94,8 @@ typedef enum gate_item {
     GATE_SMEM,          /* static shared memory rises by more than N bytes */
     GATE_BARRIERS,      /* barriers rise by more than N */
     GATE_CEILING,       /* a kernel reaches the register ceiling */
+    GATE_LAUNCH_BOUNDS, /* a launch starts to fail: above __launch_bounds__, off
+                           .reqntid, cluster dims the GPU refuses */
     GATE_ADDED,
     GATE_REMOVED,
     GATE_MOVED,

@@ -29,17 +29,24 @@ static const struct {
     const char *name;
     threshold_kind kind;
 } items[GATE_ITEM_COUNT] = {
-    [GATE_OCCUPANCY] = {"occupancy", THRESHOLD_FALL}, [GATE_BLOCKS] = {"blocks", THRESHOLD_FALL},
-    [GATE_REGS] = {"regs", THRESHOLD_RISE},           [GATE_SPILLS] = {"spills", THRESHOLD_RISE},
-    [GATE_STACK] = {"stack", THRESHOLD_RISE_BYTES},   [GATE_SMEM] = {"smem", THRESHOLD_RISE_BYTES},
-    [GATE_BARRIERS] = {"barriers", THRESHOLD_RISE},   [GATE_CEILING] = {"ceiling", THRESHOLD_NONE},
-    [GATE_ADDED] = {"added", THRESHOLD_NONE},         [GATE_REMOVED] = {"removed", THRESHOLD_NONE},
-    [GATE_MOVED] = {"moved", THRESHOLD_NONE},         [GATE_CHANGED] = {"changed", THRESHOLD_NONE},
+    [GATE_OCCUPANCY] = {"occupancy", THRESHOLD_FALL},
+    [GATE_BLOCKS] = {"blocks", THRESHOLD_FALL},
+    [GATE_REGS] = {"regs", THRESHOLD_RISE},
+    [GATE_SPILLS] = {"spills", THRESHOLD_RISE},
+    [GATE_STACK] = {"stack", THRESHOLD_RISE_BYTES},
+    [GATE_SMEM] = {"smem", THRESHOLD_RISE_BYTES},
+    [GATE_BARRIERS] = {"barriers", THRESHOLD_RISE},
+    [GATE_CEILING] = {"ceiling", THRESHOLD_NONE},
+    [GATE_LAUNCH_BOUNDS] = {"launch-bounds", THRESHOLD_NONE},
+    [GATE_ADDED] = {"added", THRESHOLD_NONE},
+    [GATE_REMOVED] = {"removed", THRESHOLD_NONE},
+    [GATE_MOVED] = {"moved", THRESHOLD_NONE},
+    [GATE_CHANGED] = {"changed", THRESHOLD_NONE},
 };
 
 #define ITEM_LIST                                                                                  \
-    "occupancy, blocks, regs, spills, stack, smem, barriers, ceiling, added, removed, moved, "     \
-    "changed"
+    "occupancy, blocks, regs, spills, stack, smem, barriers, ceiling, launch-bounds, added, "      \
+    "removed, moved, changed"
 
 const char *gate_item_name(gate_item item)
 {
@@ -86,8 +93,17 @@ static bool unknown_item(const char *name, size_t len, cli_error *err)
 /* One item with its optional threshold: "regs+8", "occupancy-10%". */
 static bool parse_item(const char *text, gate *g, cli_error *err)
 {
+    /* the name ends at a threshold's sign, but a name may hold a '-' itself
+       (launch-bounds) */
     size_t len = strcspn(text, "+-");
     int item = find_item(text, len);
+    for (size_t more = len; item < 0 && text[more] == '-';) {
+        more += 1 + strcspn(text + more + 1, "+-");
+        if (find_item(text, more) >= 0) {
+            item = find_item(text, more);
+            len = more;
+        }
+    }
     if (item < 0) {
         return unknown_item(text, len, err);
     }
@@ -418,11 +434,16 @@ static uint32_t failures(const gate *g, const diff_entry *e, const occ_inspect_o
         if (g->on[GATE_MOVED] && e->status == DIFF_MOVED) {
             bits |= 1u << GATE_MOVED;
         }
-        if (g->on[GATE_CEILING] && e->risk.at_ceiling) {
+        if ((g->on[GATE_CEILING] && e->risk.at_ceiling) ||
+            (g->on[GATE_LAUNCH_BOUNDS] && kernel_risk_fails(&e->risk))) {
             kernel_risk before;
             kernel_risk_flags(e->old_k, read, &before);
-            if (!before.at_ceiling) {
+            if (g->on[GATE_CEILING] && e->risk.at_ceiling && !before.at_ceiling) {
                 bits |= 1u << GATE_CEILING;
+            }
+            if (g->on[GATE_LAUNCH_BOUNDS] && kernel_risk_fails(&e->risk) &&
+                !kernel_risk_fails(&before)) {
+                bits |= 1u << GATE_LAUNCH_BOUNDS;
             }
         }
         break;
@@ -437,6 +458,9 @@ static uint32_t failures(const gate *g, const diff_entry *e, const occ_inspect_o
         }
         if (g->on[GATE_CEILING] && e->risk.at_ceiling) {
             bits |= 1u << GATE_CEILING;
+        }
+        if (g->on[GATE_LAUNCH_BOUNDS] && kernel_risk_fails(&e->risk)) {
+            bits |= 1u << GATE_LAUNCH_BOUNDS;
         }
         break;
     case DIFF_REMOVED:

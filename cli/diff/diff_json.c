@@ -55,19 +55,8 @@ static void risk_json(json_stream *s, const kernel_risk *r)
         json_stream_lit(s, "null");
     }
     key(s, "flags");
-    char text[96];
-    kernel_risk_text(r, text, sizeof text);
-    json_stream_raw(s, "[", 1);
-    if (strcmp(text, "-") != 0) {
-        char *save = NULL;
-        int n = 0;
-        for (char *flag = strtok_r(text, ", ", &save); flag != NULL;
-             flag = strtok_r(NULL, ", ", &save)) {
-            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
-            json_stream_cstring(s, flag);
-        }
-    }
-    json_stream_raw(s, "]}", 2);
+    kernel_risk_json_flags(s, r);
+    json_stream_raw(s, "}", 1);
 }
 
 /* ,"name":["occupancy-10%",...]: the gate items in `bits`, as given. */
