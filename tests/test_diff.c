@@ -1095,6 +1095,67 @@ static void test_launch_bounds(void **state)
     unlink(new_path);
 }
 
+/* --launches: each kernel compared at each launch a profile recorded (its
+   rows paired launch by launch), in the JSON's launch and launch_match. */
+static void test_launches(void **state)
+{
+    (void)state;
+    char old_path[128], new_path[128], trace[128];
+    const char *base = bounded_baseline("null");
+    snprintf(old_path, sizeof old_path, "%s", base);
+    /* the new build: 64 registers instead of 32 */
+    FILE *f = fopen(old_path, "r");
+    assert_non_null(f);
+    char text[2048];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *regs = strstr(text, "\"regs\":32");
+    assert_non_null(regs);
+    memcpy(regs, "\"regs\":64", 9);
+    snprintf(new_path, sizeof new_path, "%s", write_temp(text));
+    snprintf(trace, sizeof trace, "%s",
+             write_temp("{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H200\", "
+                        "\"computeMajor\": 9, \"computeMinor\": 0, \"numSms\": 132}], "
+                        "\"traceEvents\": [\n"
+                        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"foo(float*)\", \"dur\": "
+                        "30, \"args\": {\"registers per thread\": 32, \"shared memory\": 0, "
+                        "\"grid\": [10, 1, 1], \"block\": [1024, 1, 1]}},\n"
+                        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"foo(float *)\", \"dur\": "
+                        "10, \"args\": {\"registers per thread\": 32, \"shared memory\": 0, "
+                        "\"grid\": [10, 1, 1], \"block\": [128, 1, 1]}},\n"
+                        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"triton_x\", \"dur\": 10, "
+                        "\"args\": {\"registers per thread\": 32, \"shared memory\": 0, \"grid\": "
+                        "[10, 1, 1], \"block\": [128, 1, 1]}}]}\n"));
+    OCC(NULL, "diff", "--gpu", "H200", "--launches", trace, "--json", old_path, new_path);
+    assert_int_equal(last.code, EXIT_OK);
+    json_error_t jerr;
+    json_t *doc = json_loads(last.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *changed = json_object_get(doc, "changed");
+    assert_int_equal(json_array_size(changed), 2); /* one row per launch */
+    for (size_t i = 0; i < 2; i++) {
+        json_t *launch = json_object_get(json_array_get(changed, i), "launch");
+        assert_string_equal(json_string_value(json_object_get(launch, "source")), "profile");
+    }
+    json_t *m = json_object_get(doc, "launch_match");
+    assert_int_equal(json_integer_value(json_object_get(m, "matched")), 2);
+    assert_true(json_real_value(json_object_get(m, "matched_time_share")) == 0.8);
+    json_decref(doc);
+    /* the gate judges each launch: at 1,024 threads 64 registers halve the blocks */
+    OCC(NULL, "diff", "--gpu", "H200", "--launches", trace, "--fail-on", "occupancy-10%", old_path,
+        new_path);
+    assert_int_equal(last.code, DIFF_FAILED);
+    assert_non_null(strstr(last.out, "[profile]"));
+    assert_non_null(strstr(last.out, "Launches from "));
+    /* a launch source that cannot be read is trouble */
+    OCC(NULL, "diff", "--launches", "/nonexistent.json", old_path, new_path);
+    assert_int_equal(last.code, DIFF_TROUBLE);
+    unlink(old_path);
+    unlink(new_path);
+    unlink(trace);
+}
+
 static void test_ceiling(void **state)
 {
     (void)state;
@@ -1453,6 +1514,7 @@ int main(void)
         cmocka_unit_test(test_risk_matches_a_linear_search),
         cmocka_unit_test(test_ceiling),
         cmocka_unit_test(test_launch_bounds),
+        cmocka_unit_test(test_launches),
         cmocka_unit_test(test_markdown_header),
         cmocka_unit_test(test_markdown_other_changes),
         cmocka_unit_test(test_markdown_escapes),

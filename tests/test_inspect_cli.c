@@ -680,6 +680,52 @@ static void options_checked_test(void **state)
     assert_int_equal(OCC(launches_baseline, "inspect", "--jobs", "65"), EXIT_USAGE);
 }
 
+/* A launch table: names or globs, block dims, dynamic shared memory, and
+   the optional cluster, grid and weight; each bad cell named with its line. */
+static void launch_table_test(void **state)
+{
+    (void)state;
+    const char *table = write_text(".csv", "kernel,block,dyn_smem,cluster,weight\n"
+                                           "*conv*,64,4K,,3\n"
+                                           "\"scale(float*, int)\",16x16,0,,1\n"
+                                           "nvjet_sm90_tst_256x128,384,213188,2,1\n"
+                                           "not_in_any_binary,128,0,,1\n");
+    assert_int_equal(
+        OCC(launches_baseline, "inspect", "--gpu", "H200", "--launches", table, "--json"), EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    json_t *conv = launch_of_row(doc, "_Z4convPf");
+    assert_string_equal(json_string_value(json_object_get(conv, "source")), "table");
+    assert_int_equal(int_at(conv, "dyn_smem_bytes"), 4096);
+    json_t *scale = launch_of_row(doc, "_Z5scalePfi");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(scale, "block"), 1)), 16);
+    json_t *nvjet = launch_of_row(doc, "nvjet_sm90_tst_256x128");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(nvjet, "cluster"), 0)), 2);
+    json_t *m = json_object_get(doc, "launch_match");
+    assert_string_equal(json_string_value(json_object_get(m, "source")), "table");
+    assert_int_equal(int_at(m, "matched"), 3);
+    assert_true(fabs(json_real_value(json_object_get(m, "matched_time_share")) - 5.0 / 6.0) < 1e-9);
+    json_decref(doc);
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"kernel,block,dyn_smem\nk,2048,0\n", "line 2: block: '2048' is above the maximum"},
+        {"kernel,blok,dyn_smem\n", "line 1: blok: not a column"},
+        {"kernel,block\n", "line 1: dyn_smem: missing: the header is kernel,block,dyn_smem"},
+        {"kernel,block,dyn_smem\n,64,0\n", "line 2: kernel: empty"},
+        {"kernel,block,dyn_smem,weight\nk,64,0,-1\n", "line 2: weight: not a number of 0 or more"},
+        {"kernel,block,dyn_smem,block\n", "line 1: block: appears twice"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *path = write_text(".csv", bad[i].text);
+        assert_int_equal(OCC(launches_baseline, "inspect", "--launches", path), EXIT_DATA);
+        if (strstr(last.err, bad[i].want) == NULL) {
+            fail_msg("%s: want '%s', got: %s", bad[i].text, bad[i].want, last.err);
+        }
+        unlink(path);
+    }
+    unlink(table);
+}
+
 /* ------------------------------------------------------------------------ */
 /* cli-streams                                                              */
 /* ------------------------------------------------------------------------ */
@@ -800,6 +846,7 @@ int main(void)
         cmocka_unit_test(apply_launches_api_test),
         cmocka_unit_test(directory_test),
         cmocka_unit_test(options_checked_test),
+        cmocka_unit_test(launch_table_test),
     };
     int failed = cmocka_run_group_tests_name("inspect-cli", tests, NULL, NULL);
     free(last.out);

@@ -38,6 +38,7 @@ enum {
     OPT_GPU_FILE,
     OPT_THREADS,
     OPT_DYN_SMEM,
+    OPT_LAUNCHES,
     OPT_ARCH,
     OPT_FILTER,
     OPT_FUNCTIONS,
@@ -62,6 +63,8 @@ static const cli_option options[] = {
                      "block size (default: the occupancy API's pick per kernel)"},
     [OPT_DYN_SMEM] = {OPT_DYN_SMEM, "dyn-smem", "BYTES",
                       "dynamic shared memory per block: 4096, 48K"},
+    [OPT_LAUNCHES] = {OPT_LAUNCHES, "launches", "FILE",
+                      "each kernel at the launches of a profile or launch table (docs/diff.md)"},
     [OPT_ARCH] = {OPT_ARCH, "arch", "ARCH",
                   "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
     [OPT_FILTER] = {OPT_FILTER, "filter", "REGEX",
@@ -134,7 +137,8 @@ typedef struct diff_args {
     gate gate;
     bool gated;
     const char *allow_path;
-    bool missing_ok; /* --missing-baseline ok */
+    const char *launches; /* --launches FILE */
+    bool missing_ok;      /* --missing-baseline ok */
     diff_output output;
     int outputs;
     int top;
@@ -166,6 +170,7 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     case OPT_ALL: o->relfatbin = true; return true;
     case OPT_FAIL_ON: a->gated = true; return gate_parse(value, &a->gate, err);
     case OPT_ALLOW: a->allow_path = value; return true;
+    case OPT_LAUNCHES: a->launches = value; return true;
     case OPT_MISSING_BASELINE:
         if (strcmp(value, "ok") != 0 && strcmp(value, "fail") != 0) {
             return cli_error_set(err, EXIT_USAGE,
@@ -351,7 +356,18 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     }
     cli_error err;
     double start = cli_now_seconds();
+    /* the launches first: a launch source that cannot be read is trouble
+       before any binary is read */
+    inspect_launch_set launch_set;
+    memset(&launch_set, 0, sizeof launch_set);
+    if (a->launches != NULL && !inspect_launches_load(a->launches, &launch_set, &err)) {
+        return trouble(io, &err);
+    }
     bool read_ok = read_both(sides, &err);
+    /* the same launches on both sides: a row is a kernel at one launch */
+    for (int i = 0; read_ok && a->launches != NULL && i < 2; i++) {
+        read_ok = inspect_launches_apply(&launch_set, sides[i].result, &a->read, &err);
+    }
     double read_done = cli_now_seconds();
     int code = DIFF_EXIT_PASSED;
     diff_report report;
@@ -359,6 +375,7 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     report.old_side = (diff_side){a->files[0], sides[0].result, 0, 0};
     report.new_side = (diff_side){a->files[1], sides[1].result, 0, 0};
     report.read = &a->read;
+    report.launches = a->launches != NULL ? &launch_set : NULL;
     report.gate = a->gated ? &a->gate : NULL;
     report.allow = allow->count > 0 ? allow : NULL;
     if (!read_ok) {
@@ -399,6 +416,9 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     free(report.entries);
     occ_inspect_result_free(sides[0].result);
     occ_inspect_result_free(sides[1].result);
+    if (a->launches != NULL) {
+        inspect_launches_free(&launch_set);
+    }
     return code;
 }
 

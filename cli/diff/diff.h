@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "inspect_launches.h"
 #include "inspect_risk.h"
 #include "occ_inspect.h"
 
@@ -159,8 +160,9 @@ typedef struct diff_side {
 
 typedef struct diff_report {
     diff_side old_side, new_side;
-    const occ_inspect_options *read; /* what both sides were read with */
-    diff_entry *entries;             /* changed, added, removed, moved: worst first */
+    const occ_inspect_options *read;    /* what both sides were read with */
+    const inspect_launch_set *launches; /* --launches, applied to both sides; NULL */
+    diff_entry *entries;                /* changed, added, removed, moved: worst first */
     size_t entry_count;
     size_t unchanged, changed, added, removed, moved;
     size_t failed;  /* entries that fail the gate and are not allowed */

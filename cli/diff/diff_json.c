@@ -116,6 +116,8 @@ static void entry_json(json_stream *s, const diff_report *r, const diff_entry *e
     json_stream_lit(s, ",\"new\":");
     string_or_null(s, e->new_k != NULL && e->new_k->has_occupancy ? e->new_k->gpu : NULL);
     json_stream_raw(s, "}", 1);
+    key(s, "launch");
+    inspect_launch_row_json(s, e->new_k != NULL ? e->new_k : e->old_k);
     key(s, "risk");
     risk_json(s, &e->risk);
     items_json(s, r, "fails", e->failed);
@@ -207,6 +209,8 @@ void diff_print_json(FILE *out, const diff_report *r)
     side_json(s, &r->old_side);
     json_stream_lit(s, ",\n\"new\":");
     side_json(s, &r->new_side);
+    json_stream_lit(s, ",\n\"launch_match\":");
+    inspect_launches_json(s, r->launches);
     json_stream_lit(s, ",\n\"gpu\":");
     string_or_null(s, r->read->device != NULL ? r->read->device->name : NULL);
     key(s, "threads");

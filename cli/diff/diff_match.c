@@ -137,14 +137,16 @@ static int compare_values(const occ_inspect_kernel *a, const occ_inspect_kernel 
     return 0;
 }
 
-/* The same (arch, mangled name). */
+/* The same (arch, mangled name, launch): with --launches a kernel has a
+   row per launch configuration, and both sides have the same list. */
 static int compare_key(const keyed *a, const keyed *b)
 {
     if (a->hash != b->hash) {
         return a->hash < b->hash ? -1 : 1;
     }
     int c = strcmp(a->k->mangled, b->k->mangled);
-    return c != 0 ? c : compare_arch(a->k, b->k);
+    c = c != 0 ? c : compare_arch(a->k, b->k);
+    return c != 0 ? c : compare_int(a->k->launch_index, b->k->launch_index);
 }
 
 static int compare_keyed(const void *pa, const void *pb)
@@ -327,7 +329,8 @@ static keyed *keyed_side(const occ_inspect_result *r, const occ_inspect_options 
     }
     for (size_t i = 0; i < n; i++) {
         const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
-        v[i] = (keyed){k, arch_hash(name_hash(k->mangled, strlen(k->mangled)), k), NULL, 0};
+        uint64_t h = arch_hash(name_hash(k->mangled, strlen(k->mangled)), k);
+        v[i] = (keyed){k, fnv(h, &k->launch_index, sizeof k->launch_index), NULL, 0};
         kernel_risk flags;
         kernel_risk_flags(k, read, &flags);
         side->at_ceiling += flags.at_ceiling;

@@ -84,6 +84,10 @@ static void print_name_notes(FILE *out, const diff_report *r, const diff_entry *
 {
     const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
     cli_put_visible(out, k->name);
+    if (k->launch_index >= 0) {
+        char launch[160];
+        fprintf(out, "  %s", inspect_launch_text(k, launch, sizeof launch));
+    }
     if (e->status == DIFF_MOVED) {
         fputs("  (was ", out);
         cli_put_visible(out, e->old_k->name);
@@ -191,9 +195,13 @@ static void print_where(FILE *out, const diff_report *r)
     } else {
         fputs("each kernel's own arch (generic sm_XX entry)", out);
     }
-    fprintf(out, ", %s, %d B dynamic shared memory.\n",
+    fprintf(out, ", %s%s, %d B dynamic shared memory.\n",
+            r->launches != NULL ? "at each recorded launch, else " : "",
             r->read->threads > 0 ? "at --threads" : "at the block size the occupancy API picks",
             r->read->dyn_smem_bytes);
+    if (r->launches != NULL) {
+        inspect_launches_print(out, r->launches);
+    }
 }
 
 /* The gate's verdict and the --allow lines that excused nothing. */

@@ -5,16 +5,199 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "inspect_launches.h"
 #include "json_stream.h"
 #include "occ_profile.h"
 #include "output.h"
+#include "values.h"
+
+/* The launch table's columns. */
+enum { COL_KERNEL, COL_BLOCK, COL_DYN_SMEM, COL_CLUSTER, COL_GRID, COL_WEIGHT, COL_COUNT };
+static const char *const column_names[COL_COUNT] = {"kernel",  "block", "dyn_smem",
+                                                    "cluster", "grid",  "weight"};
+
+static bool table_fail(cli_error *err, const char *path, long long line, const char *column,
+                       const char *why)
+{
+    return cli_error_set(err, EXIT_DATA, "--launches %s: line %lld: %s: %s", path, line, column,
+                         why);
+}
+
+static bool glob_chars(const char *text)
+{
+    return strpbrk(text, "*?[") != NULL;
+}
+
+/* One row of the table into l (its name copied into set->names). */
+static bool table_row(csv_reader *r, const int *column_of, inspect_launch_set *set,
+                      occ_inspect_launch *l, cli_error *err)
+{
+    const char *v[COL_COUNT];
+    for (int c = 0; c < COL_COUNT; c++) {
+        v[c] = column_of[c] >= 0 ? csv_field(r, column_of[c]) : "";
+    }
+    if (v[COL_KERNEL][0] == '\0') {
+        return table_fail(err, set->path, r->line, "kernel", "empty: give a name or a glob");
+    }
+    cli_error e;
+    memset(l, 0, sizeof *l);
+    if (!cli_parse_block(v[COL_BLOCK], l->block, &e)) {
+        return table_fail(err, set->path, r->line, "block", e.message);
+    }
+    long long n;
+    if (!cli_parse_size(v[COL_DYN_SMEM], &n, &e)) {
+        return table_fail(err, set->path, r->line, "dyn_smem", e.message);
+    }
+    l->dyn_smem_bytes = (int)n;
+    l->smem_total_bytes = OCC_INSPECT_UNKNOWN;
+    if (v[COL_CLUSTER][0] != '\0' && !cli_parse_block(v[COL_CLUSTER], l->cluster, &e)) {
+        return table_fail(err, set->path, r->line, "cluster", e.message);
+    }
+    if (v[COL_GRID][0] != '\0') {
+        int grid[3];
+        if (!cli_parse_block(v[COL_GRID], grid, &e)) {
+            return table_fail(err, set->path, r->line, "grid", e.message);
+        }
+        l->grid_blocks = (long long)grid[0] * grid[1] * grid[2];
+    }
+    l->weight = 1.0;
+    if (v[COL_WEIGHT][0] != '\0') {
+        char *end;
+        double w = strtod(v[COL_WEIGHT], &end);
+        if (*end != '\0' || !(w >= 0.0 && w < 1e300)) {
+            return table_fail(err, set->path, r->line, "weight",
+                              "not a number of 0 or more (a share, a time, a count)");
+        }
+        l->weight = w;
+    }
+    char *name = strdup(v[COL_KERNEL]);
+    if (name == NULL) {
+        return cli_error_set(err, EXIT_DATA, "out of memory");
+    }
+    set->names[set->name_count++] = name;
+    l->name = name;
+    l->glob = glob_chars(name);
+    l->source = OCC_INSPECT_LAUNCH_TABLE;
+    return true;
+}
+
+/* The table whose header r just read. */
+static bool load_table(csv_reader *r, inspect_launch_set *out, cli_error *err)
+{
+    int column_of[COL_COUNT];
+    for (int c = 0; c < COL_COUNT; c++) {
+        column_of[c] = -1;
+    }
+    for (int i = 0; i < r->field_count && i < r->max_fields; i++) {
+        const char *name = csv_field(r, i);
+        int c = 0;
+        while (c < COL_COUNT && strcmp(name, column_names[c]) != 0) {
+            c++;
+        }
+        if (c == COL_COUNT) {
+            return table_fail(err, out->path, r->line, name,
+                              "not a column (kernel, block, dyn_smem, cluster, grid, weight)");
+        }
+        if (column_of[c] >= 0) {
+            return table_fail(err, out->path, r->line, name, "appears twice");
+        }
+        column_of[c] = i;
+    }
+    for (int c = 0; c <= COL_DYN_SMEM; c++) {
+        if (column_of[c] < 0) {
+            return table_fail(err, out->path, r->line, column_names[c],
+                              "missing: the header is kernel,block,dyn_smem[,cluster,grid,weight]");
+        }
+    }
+    size_t cap = 0;
+    for (;;) {
+        csv_status st = csv_next(r);
+        if (st == CSV_END) {
+            return true;
+        }
+        if (st == CSV_READ_ERROR) {
+            return cli_error_set(err, EXIT_DATA, "--launches %s: %s", out->path, r->error);
+        }
+        if (st != CSV_RECORD || r->unclosed_quote || r->text_after_quote || r->has_nul) {
+            return table_fail(err, out->path, r->line, "row",
+                              "not a CSV record (too long, a NUL byte, or a quote left open)");
+        }
+        if (out->count == INSPECT_LAUNCH_TABLE_MAX_ROWS) {
+            return table_fail(err, out->path, r->line, "row", "more than 1000000 rows");
+        }
+        if (out->count == cap) {
+            cap = cap ? cap * 2 : 64;
+            occ_inspect_launch *l = realloc(out->launches, cap * sizeof *l);
+            char **names = realloc(out->names, cap * sizeof *names);
+            bool *matched = realloc(out->matched, cap * sizeof *matched);
+            if (l != NULL) {
+                out->launches = l;
+            }
+            if (names != NULL) {
+                out->names = names;
+            }
+            if (matched != NULL) {
+                out->matched = matched;
+            }
+            if (l == NULL || names == NULL || matched == NULL) {
+                return cli_error_set(err, EXIT_DATA, "out of memory");
+            }
+        }
+        if (!table_row(r, column_of, out, &out->launches[out->count], err)) {
+            return false;
+        }
+        out->matched[out->count++] = false;
+    }
+}
+
+/* A launch table when the file's first record starts with "kernel":
+ *is_table, and the table read when it is one. */
+static bool try_table(const char *path, inspect_launch_set *out, bool *is_table, cli_error *err)
+{
+    *is_table = false;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return true; /* the profile reader says why */
+    }
+    csv_reader r;
+    bool ok = true;
+    if (!csv_init(&r, f, 4096, 16)) {
+        fclose(f);
+        return cli_error_set(err, EXIT_DATA, "out of memory");
+    }
+    if (csv_next(&r) == CSV_RECORD && !r.has_nul && strcmp(csv_field(&r, 0), "kernel") == 0) {
+        *is_table = true;
+        out->kind = "table";
+        ok = load_table(&r, out, err);
+    }
+    csv_free(&r);
+    fclose(f);
+    return ok;
+}
 
 bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error *err)
 {
     memset(out, 0, sizeof *out);
     out->path = path;
     out->kind = "profile";
+    bool is_table;
+    if (!try_table(path, out, &is_table, err)) {
+        inspect_launches_free(out);
+        return false;
+    }
+    if (is_table) {
+        out->path = path;           /* (free cleared it on error only) */
+        if (out->matched == NULL) { /* a header without rows */
+            out->matched = calloc(1, sizeof *out->matched);
+            out->launches = calloc(1, sizeof *out->launches);
+            if (out->matched == NULL || out->launches == NULL) {
+                inspect_launches_free(out);
+                return cli_error_set(err, EXIT_DATA, "out of memory");
+            }
+        }
+        return true;
+    }
     occ_profile_input in = {path};
     occ_profile_options opts;
     occ_profile_options_init(&opts);
@@ -66,6 +249,10 @@ bool inspect_launches_apply(inspect_launch_set *set, occ_inspect_result *r,
 void inspect_launches_free(inspect_launch_set *set)
 {
     occ_profile_result_free(set->owner);
+    for (size_t i = 0; i < set->name_count; i++) {
+        free(set->names[i]);
+    }
+    free(set->names);
     free(set->launches);
     free(set->matched);
     memset(set, 0, sizeof *set);
@@ -122,18 +309,20 @@ void inspect_launches_print(FILE *out, const inspect_launch_set *set)
     const occ_inspect_launch_match *m = &set->match;
     fprintf(out, "Launches from ");
     cli_put_visible(out, set->path);
+    bool table = strcmp(set->kind, "table") == 0;
+    const char *measure = table ? "weight" : "GPU time";
     fprintf(out,
-            " (%s): %zu configurations, %zu matched kernels read here (%.1f%% of its GPU time); "
+            " (%s): %zu configurations, %zu matched kernels read here (%.1f%% of its %s); "
             "%zu kernels got %s launches.\n",
             set->kind, m->launches, m->matched, 100.0 * share(m->matched_weight, m->weight),
-            m->kernels_launched, set->kind);
+            measure, m->kernels_launched, set->kind);
     size_t n;
     size_t *order = unmatched_order(set, &n);
     if (n > 0) {
         fprintf(out,
-                "%zu configurations match no kernel read (%.1f%% of the GPU time: compiled "
-                "at run time, or in another binary); the heaviest:\n",
-                n, 100.0 * share(m->weight - m->matched_weight, m->weight));
+                "%zu configurations match no kernel read (%.1f%% of the %s: compiled at run "
+                "time, or in another binary); the heaviest:\n",
+                n, 100.0 * share(m->weight - m->matched_weight, m->weight), measure);
         for (size_t i = 0; i < n && i < 10 && order != NULL; i++) {
             const occ_inspect_launch *l = &set->launches[order[i]];
             fprintf(out, "  %5.1f%%  ", 100.0 * share(l->weight, m->weight));
@@ -176,6 +365,35 @@ void inspect_launches_json(json_stream *s, const inspect_launch_set *set)
     }
     free(order);
     json_stream_lit(s, "]}");
+}
+
+const char *inspect_launch_text(const occ_inspect_kernel *k, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (k->launch_index < 0) {
+        return buf;
+    }
+    size_t n = 0;
+#define LAUNCH_ADD(...)                                                                            \
+    do {                                                                                           \
+        int w_ = snprintf(buf + n, cap - n, __VA_ARGS__);                                          \
+        n = w_ > 0 && (size_t)w_ < cap - n ? n + (size_t)w_ : cap - 1;                             \
+    } while (0)
+    LAUNCH_ADD("[%s", occ_inspect_launch_source_name(k->launch_source));
+    if (k->launch_block[1] > 1 || k->launch_block[2] > 1) {
+        LAUNCH_ADD(", block %dx%dx%d", k->launch_block[0], k->launch_block[1], k->launch_block[2]);
+    }
+    if (k->launch_dyn_smem_bytes > 0) {
+        LAUNCH_ADD(", %d B dynamic", k->launch_dyn_smem_bytes);
+    }
+    if (k->launch_cluster[0] > 0) {
+        LAUNCH_ADD(", cluster %dx%dx%d", k->launch_cluster[0],
+                   k->launch_cluster[1] > 0 ? k->launch_cluster[1] : 1,
+                   k->launch_cluster[2] > 0 ? k->launch_cluster[2] : 1);
+    }
+    LAUNCH_ADD("]");
+#undef LAUNCH_ADD
+    return buf;
 }
 
 static void dims_json(json_stream *s, const int d[3])

@@ -21,11 +21,18 @@ typedef struct inspect_launch_set {
     size_t count;
     bool *matched; /* per launch, after inspect_launches_apply */
     occ_inspect_launch_match match;
-    void *owner; /* the profile result */
+    void *owner;  /* the profile result */
+    char **names; /* a table's kernel names, owned */
+    size_t name_count;
 } inspect_launch_set;
 
-/* Reads FILE (a profile: PyTorch profiler JSON, Nsight Systems SQLite or
-   CSV, occ's CUPTI records). False with the reason (EXIT_DATA). */
+/* A launch table's most rows, and its header's first column. */
+#define INSPECT_LAUNCH_TABLE_MAX_ROWS 1000000
+
+/* Reads FILE: a launch table (CSV whose header starts "kernel": columns
+   kernel, block, dyn_smem and the optional cluster, grid and weight;
+   docs/diff.md), or a profile (PyTorch profiler JSON, Nsight Systems SQLite
+   or CSV). False with the reason (EXIT_DATA). */
 bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error *err);
 
 /* occ_inspect_apply_launches on r. */
@@ -40,6 +47,10 @@ void inspect_launches_print(FILE *out, const inspect_launch_set *set);
 
 /* JSON: the launch_match object (null when set is NULL). */
 void inspect_launches_json(struct json_stream *s, const inspect_launch_set *set);
+
+/* Text: "[profile, block 16x16x1, 8192 B dynamic, cluster 2x1x1]" for a
+   row at a recorded launch, "" for one at the options' block size. */
+const char *inspect_launch_text(const occ_inspect_kernel *k, char *buf, size_t cap);
 
 /* JSON: a row's launch object. */
 void inspect_launch_row_json(struct json_stream *s, const occ_inspect_kernel *k);

@@ -210,20 +210,8 @@ static void print_row(FILE *out, const occ_inspect_kernel *k)
         fprintf(out, "  [x%d]", k->count);
     }
     if (k->launch_index >= 0) {
-        fprintf(out, "  [%s", occ_inspect_launch_source_name(k->launch_source));
-        if (k->launch_block[1] > 1 || k->launch_block[2] > 1) {
-            fprintf(out, ", block %dx%dx%d", k->launch_block[0], k->launch_block[1],
-                    k->launch_block[2]);
-        }
-        if (k->launch_dyn_smem_bytes > 0) {
-            fprintf(out, ", %d B dynamic", k->launch_dyn_smem_bytes);
-        }
-        if (k->launch_cluster[0] > 0) {
-            fprintf(out, ", cluster %dx%dx%d", k->launch_cluster[0],
-                    k->launch_cluster[1] > 0 ? k->launch_cluster[1] : 1,
-                    k->launch_cluster[2] > 0 ? k->launch_cluster[2] : 1);
-        }
-        fputc(']', out);
+        char launch[160];
+        fprintf(out, "  %s", inspect_launch_text(k, launch, sizeof launch));
     }
     fputc('\n', out);
 }
