@@ -1148,6 +1148,10 @@ static void test_launches(void **state)
     assert_int_equal(last.code, DIFF_FAILED);
     assert_non_null(strstr(last.out, "[profile]"));
     assert_non_null(strstr(last.out, "Launches from "));
+    /* the pull request's comment opens with the launch source */
+    OCC(NULL, "diff", "--gpu", "H200", "--launches", trace, "--markdown", old_path, new_path);
+    assert_non_null(strstr(last.out, "at the launches of the profile "));
+    assert_non_null(strstr(last.out, "(80.0% of its GPU time matched), else at the occupancy "));
     /* a launch source that cannot be read is trouble */
     OCC(NULL, "diff", "--launches", "/nonexistent.json", old_path, new_path);
     assert_int_equal(last.code, DIFF_TROUBLE);

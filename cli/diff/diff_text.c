@@ -487,9 +487,15 @@ static void md_side(FILE *out, const diff_side *side)
     }
 }
 
+/* The share of the launches' weight that matched kernels of the new build. */
+static double launches_share(const inspect_launch_set *l)
+{
+    return l->match.weight > 0 ? l->match.matched_weight / l->match.weight : 0.0;
+}
+
 /* " on `H200`, at `--threads 256`": the GPU and the launch the occupancy is
    computed for. */
-static void md_where(FILE *out, const occ_inspect_options *read)
+static void md_where(FILE *out, const occ_inspect_options *read, const inspect_launch_set *launches)
 {
     if (read->device != NULL) {
         fputs(" on ", out);
@@ -497,10 +503,17 @@ static void md_where(FILE *out, const occ_inspect_options *read)
     } else {
         fputs(" on a generic GPU of each kernel's arch", out);
     }
+    if (launches != NULL) {
+        fprintf(out, ", at the launches of the %s ", launches->kind);
+        md_name(out, launches->path);
+        fprintf(out, " (%.1f%% of its %s matched), else", 100.0 * launches_share(launches),
+                strcmp(launches->kind, "table") == 0 ? "weight" : "GPU time");
+    }
+    const char *lead = launches != NULL ? " " : ", ";
     if (read->threads > 0) {
-        fprintf(out, ", at `--threads %d`", read->threads);
+        fprintf(out, "%sat `--threads %d`", lead, read->threads);
     } else {
-        fputs(", at the occupancy API's block size per kernel", out);
+        fprintf(out, "%sat the occupancy API's block size per kernel", lead);
     }
     if (read->dyn_smem_bytes > 0) {
         fprintf(out, " and `--dyn-smem %d`", read->dyn_smem_bytes);
@@ -515,7 +528,7 @@ void diff_print_markdown(FILE *out, const diff_report *r, int shown)
     md_side(out, &r->old_side);
     fputs(" → ", out);
     md_side(out, &r->new_side);
-    md_where(out, r->read);
+    md_where(out, r->read, r->launches);
     fprintf(out, " (occ %s)\n\n", occ_version());
     fprintf(out, "**%s changed**, %s added, %s removed, %s moved, %s unchanged.",
             group_digits((long long)r->changed, n[0], sizeof n[0]),
