@@ -1160,6 +1160,43 @@ static void test_launches(void **state)
     unlink(trace);
 }
 
+/* The same build read two ways, a cubin's baseline and a ptxas log: the
+   fields a log cannot know are said once and not counted as changes. */
+static void test_kinds_differ(void **state)
+{
+    (void)state;
+    char binary[128], log[128];
+    snprintf(binary, sizeof binary, "%s", bounded_baseline("[512,1,1]"));
+    snprintf(log, sizeof log, "%s",
+             write_temp("ptxas info    : Compiling entry function '_Z3fooPf' for 'sm_90'\n"
+                        "ptxas info    : Function properties for _Z3fooPf\n"
+                        "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                        "ptxas info    : Used 32 registers, used 0 barriers\n"));
+    OCC(NULL, "diff", binary, log);
+    assert_int_equal(last.code, EXIT_OK);
+    assert_non_null(strstr(last.out, "0 changed, 0 added, 0 removed, 0 moved, 1 unchanged."));
+    assert_non_null(strstr(last.out, "Note: one side was read from a ptxas log, the other from a "
+                                     "binary: spill_store_bytes, spill_load_bytes, max_threads"));
+    OCC(NULL, "diff", "--json", binary, log);
+    assert_non_null(strstr(last.out, "\"one_side_only\":[\"spill_store_bytes\""));
+    /* a real change still counts */
+    char changed_log[128];
+    snprintf(changed_log, sizeof changed_log, "%s",
+             write_temp("ptxas info    : Compiling entry function '_Z3fooPf' for 'sm_90'\n"
+                        "ptxas info    : Function properties for _Z3fooPf\n"
+                        "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                        "ptxas info    : Used 40 registers, used 0 barriers\n"));
+    OCC(NULL, "diff", "--fail-on", "regs", binary, changed_log);
+    assert_int_equal(last.code, DIFF_FAILED);
+    assert_non_null(strstr(last.out, "1 changed"));
+    /* two logs: nothing is one side's only */
+    OCC(NULL, "diff", "--json", log, changed_log);
+    assert_non_null(strstr(last.out, "\"one_side_only\":[]"));
+    unlink(binary);
+    unlink(log);
+    unlink(changed_log);
+}
+
 static void test_ceiling(void **state)
 {
     (void)state;
@@ -1519,6 +1556,7 @@ int main(void)
         cmocka_unit_test(test_ceiling),
         cmocka_unit_test(test_launch_bounds),
         cmocka_unit_test(test_launches),
+        cmocka_unit_test(test_kinds_differ),
         cmocka_unit_test(test_markdown_header),
         cmocka_unit_test(test_markdown_other_changes),
         cmocka_unit_test(test_markdown_escapes),

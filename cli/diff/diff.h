@@ -165,11 +165,23 @@ typedef struct diff_report {
     diff_entry *entries;                /* changed, added, removed, moved: worst first */
     size_t entry_count;
     size_t unchanged, changed, added, removed, moved;
-    size_t failed;  /* entries that fail the gate and are not allowed */
-    size_t allowed; /* entries that would fail but an --allow line accepts */
+    uint32_t one_side_only; /* fields known to one side only (a ptxas log against a
+                               binary) that differed and were not counted: bits
+                               (1 << diff_field) */
+    size_t failed;          /* entries that fail the gate and are not allowed */
+    size_t allowed;         /* entries that would fail but an --allow line accepts */
     const gate *gate;
     const allow_list *allow;
 } diff_report;
+
+/* The fields that a ptxas log on one side and a binary on the other cannot
+   both know: the log carries no launch bounds, register cap, cluster dims
+   or spill instructions, a binary no spill bytes, and the occupancy then
+   rests on what only the binary knows. 0 when both sides are of one kind. */
+uint32_t diff_one_side_fields(const occ_inspect_kernel *a, const occ_inspect_kernel *b);
+
+/* The fields of such bits by their JSON keys: "max_threads, max_regs". */
+const char *diff_one_side_text(uint32_t bits, char *buf, size_t cap);
 
 /* Matches the kernels of both sides and fills the report's entries and
    counts (diff_match.c). False only when out of memory. */

@@ -170,3 +170,33 @@ const char *diff_field_json(const occ_inspect_kernel *k, diff_field field, char 
     }
     return buf;
 }
+
+uint32_t diff_one_side_fields(const occ_inspect_kernel *a, const occ_inspect_kernel *b)
+{
+    if (a->from_log == b->from_log) {
+        return 0;
+    }
+    const occ_inspect_kernel *binary = a->from_log ? b : a;
+    uint32_t bits = 1u << DIFF_SPILL_STORES | 1u << DIFF_SPILL_LOADS |
+                    1u << DIFF_SPILL_INSTRUCTIONS | 1u << DIFF_MAX_THREADS |
+                    1u << DIFF_REQ_THREADS | 1u << DIFF_MAX_REGS | 1u << DIFF_CLUSTER;
+    /* the occupancy too, where the binary's rests on what the log lacks:
+       its bounds choose the block size, its cluster dims the launch */
+    if (binary->max_threads[0] > 0 || binary->req_threads[0] > 0 || binary->cluster_dims[0] > 0) {
+        bits |= 1u << DIFF_THREADS | 1u << DIFF_BLOCKS | 1u << DIFF_OCCUPANCY | 1u << DIFF_LIMITER;
+    }
+    return bits;
+}
+
+const char *diff_one_side_text(uint32_t bits, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+        if ((bits >> f) & 1u) {
+            int w = snprintf(buf + n, cap - n, "%s%s", n > 0 ? ", " : "", keys[f]);
+            n = w > 0 && (size_t)w < cap - n ? n + (size_t)w : cap - 1;
+        }
+    }
+    return buf;
+}

@@ -221,6 +221,14 @@ void diff_print_json(FILE *out, const diff_report *r)
     }
     key(s, "dyn_smem_bytes");
     json_stream_int(s, r->read->dyn_smem_bytes);
+    json_stream_lit(s, ",\n\"one_side_only\":[");
+    for (int f = 0, n = 0; f < DIFF_FIELD_COUNT; f++) {
+        if ((r->one_side_only >> f) & 1u) {
+            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
+            json_stream_cstring(s, diff_field_key((diff_field)f));
+        }
+    }
+    json_stream_lit(s, "]");
     json_stream_lit(s, ",\n\"counts\":{\"unchanged\":");
     json_stream_int(s, (long long)r->unchanged);
     key(s, "changed");

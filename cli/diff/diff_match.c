@@ -288,6 +288,23 @@ static void add_entry(builder *b, diff_status status, const occ_inspect_kernel *
                       const occ_inspect_kernel *new_k)
 {
     diff_report *r = b->report;
+    uint32_t changed = 0;
+    if (old_k != NULL && new_k != NULL) {
+        uint32_t unknowable = diff_one_side_fields(old_k, new_k);
+        for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+            if (diff_field_differs(old_k, new_k, (diff_field)f)) {
+                if ((unknowable >> f) & 1u) {
+                    r->one_side_only |= 1u << f; /* said once, not counted */
+                } else {
+                    changed |= 1u << f;
+                }
+            }
+        }
+        if (status == DIFF_CHANGED && changed == 0) {
+            r->unchanged++; /* what differed is what one side cannot know */
+            return;
+        }
+    }
     if (r->entry_count == b->cap) {
         size_t cap = b->cap > 0 ? b->cap * 2 : 64;
         diff_entry *bigger = realloc(r->entries, cap * sizeof *bigger);
@@ -303,13 +320,7 @@ static void add_entry(builder *b, diff_status status, const occ_inspect_kernel *
     e->status = status;
     e->old_k = old_k;
     e->new_k = new_k;
-    if (old_k != NULL && new_k != NULL) {
-        for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
-            if (diff_field_differs(old_k, new_k, (diff_field)f)) {
-                e->changed |= 1u << f;
-            }
-        }
-    }
+    e->changed = changed;
     kernel_risk_of(new_k != NULL ? new_k : old_k, r->read, &e->risk);
     switch (status) {
     case DIFF_CHANGED: r->changed++; break;

@@ -255,6 +255,17 @@ void diff_print_text(FILE *out, const diff_report *r)
     fprintf(out, "Kernels spilling: %zu -> %zu; at the register ceiling: %zu -> %zu.\n",
             r->old_side.spilling, r->new_side.spilling, r->old_side.at_ceiling,
             r->new_side.at_ceiling);
+    if (r->one_side_only != 0) {
+        char fields[256];
+        fprintf(out,
+                "Note: one side was read from a ptxas log, the other from a binary: %s "
+                "differ%s only because one side cannot know %s, and %s not counted as "
+                "changes.\n",
+                diff_one_side_text(r->one_side_only, fields, sizeof fields),
+                __builtin_popcount(r->one_side_only) == 1 ? "s" : "",
+                __builtin_popcount(r->one_side_only) == 1 ? "it" : "them",
+                __builtin_popcount(r->one_side_only) == 1 ? "is" : "are");
+    }
     print_section(out, r, DIFF_CHANGED, "Changed (worst first; ! fails the gate, ~ allowed)");
     print_section(out, r, DIFF_ADDED, "Added");
     print_section(out, r, DIFF_REMOVED, "Removed");
@@ -539,6 +550,13 @@ void diff_print_markdown(FILE *out, const diff_report *r, int shown)
     fprintf(out, " Kernels spilling: %zu → %zu; at the register ceiling: %zu → %zu.\n\n",
             r->old_side.spilling, r->new_side.spilling, r->old_side.at_ceiling,
             r->new_side.at_ceiling);
+    if (r->one_side_only != 0) {
+        char fields[256];
+        fprintf(out,
+                "One side is a ptxas log, the other a binary: %s differ only because one "
+                "side cannot know them, and are not counted.\n\n",
+                diff_one_side_text(r->one_side_only, fields, sizeof fields));
+    }
     if (r->gate != NULL) {
         char summary[512];
         if (r->failed > 0) {
