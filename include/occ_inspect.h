@@ -168,13 +168,15 @@ typedef struct occ_inspect_kernel {
                                 occupancy was computed for would fail */
 
     /* The launch the occupancy is computed for (threads above is its block size) */
-    int launch_source;         /* occ_inspect_launch_source */
-    int launch_index;          /* the launch's index in occ_inspect_apply_launches'
-                                  list; -1 for the options' block size */
-    int launch_block[3];       /* block dims; {threads, 1, 1} from the options */
-    int launch_dyn_smem_bytes; /* dynamic shared memory per block */
-    int launch_cluster[3];     /* cluster dims the launch asks for; 0s: none (the
-                                  compiled __cluster_dims__ still apply) */
+    int launch_source;           /* occ_inspect_launch_source */
+    int launch_index;            /* the launch's index in occ_inspect_apply_launches'
+                                    list; -1 for the options' block size */
+    int launch_block[3];         /* block dims; {threads, 1, 1} from the options */
+    int launch_dyn_smem_bytes;   /* dynamic shared memory per block */
+    int launch_cluster[3];       /* cluster dims the launch asks for; 0s: none (the
+                                    compiled __cluster_dims__ still apply) */
+    int launch_carveout_percent; /* the shared-memory carveout it prefers, 0..100;
+                                    OCC_CARVEOUT_DEFAULT: none */
 } occ_inspect_kernel;
 
 /* Where a row's launch configuration comes from. */
@@ -202,6 +204,9 @@ typedef struct occ_inspect_launch {
     long long grid_blocks; /* 0: unknown */
     double weight;         /* a profile's GPU time (us); a table's weight */
     int source;            /* OCC_INSPECT_LAUNCH_PROFILE or _TABLE */
+    int carveout_percent;  /* the shared-memory carveout the launch prefers
+                              (cudaFuncAttributePreferredSharedMemoryCarveout),
+                              0..100; OCC_CARVEOUT_DEFAULT: none */
 } occ_inspect_launch;
 
 /* Launches that matched: the counts, and the weight on each side. */

@@ -1146,7 +1146,7 @@ static void test_launches(void **state)
     OCC(NULL, "diff", "--gpu", "H200", "--launches", trace, "--fail-on", "occupancy-10%", old_path,
         new_path);
     assert_int_equal(last.code, DIFF_FAILED);
-    assert_non_null(strstr(last.out, "[profile]"));
+    assert_non_null(strstr(last.out, "[profile, block 1024]"));
     assert_non_null(strstr(last.out, "Launches from "));
     /* the pull request's comment opens with the launch source */
     OCC(NULL, "diff", "--gpu", "H200", "--launches", trace, "--markdown", old_path, new_path);

@@ -566,6 +566,7 @@ static void apply_launches_api_test(void **state)
                                .smem_total_bytes = OCC_INSPECT_UNKNOWN,
                                .weight = 1.0,
                                .source = OCC_INSPECT_LAUNCH_TABLE,
+                               .carveout_percent = OCC_CARVEOUT_DEFAULT,
                                .glob = true};
     occ_inspect_launch both[2] = {glob, glob};
     both[1].block[0] = 128;
@@ -596,6 +597,11 @@ static void apply_launches_api_test(void **state)
     assert_int_equal(occ_inspect_apply_launches(r, &opts, &bad, 1, NULL, NULL, &err),
                      OCC_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(err.message, "4096 threads per block, above 1024"));
+    bad = glob;
+    bad.carveout_percent = 101;
+    assert_int_equal(occ_inspect_apply_launches(r, &opts, &bad, 1, NULL, NULL, &err),
+                     OCC_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "carveout 101% is outside 0..100"));
     assert_int_equal(occ_inspect_apply_launches(r, &opts, NULL, 1, NULL, NULL, &err),
                      OCC_ERR_NULL_POINTER);
     assert_string_equal(occ_inspect_launch_source_name(OCC_INSPECT_LAUNCH_PROFILE), "profile");
@@ -685,8 +691,8 @@ static void options_checked_test(void **state)
 static void launch_table_test(void **state)
 {
     (void)state;
-    const char *table = write_text(".csv", "kernel,block,dyn_smem,cluster,weight\n"
-                                           "*conv*,64,4K,,3\n"
+    const char *table = write_text(".csv", "kernel,block,dyn_smem,cluster,weight,carveout\n"
+                                           "*conv*,64,4K,,3,50\n"
                                            "\"scale(float*, int)\",16x16,0,,1\n"
                                            "nvjet_sm90_tst_256x128,384,213188,2,1\n"
                                            "not_in_any_binary,128,0,,1\n");
@@ -696,8 +702,10 @@ static void launch_table_test(void **state)
     json_t *conv = launch_of_row(doc, "_Z4convPf");
     assert_string_equal(json_string_value(json_object_get(conv, "source")), "table");
     assert_int_equal(int_at(conv, "dyn_smem_bytes"), 4096);
+    assert_int_equal(int_at(conv, "carveout_percent"), 50);
     json_t *scale = launch_of_row(doc, "_Z5scalePfi");
     assert_int_equal(json_integer_value(json_array_get(json_object_get(scale, "block"), 1)), 16);
+    assert_true(json_is_null(json_object_get(scale, "carveout_percent")));
     json_t *nvjet = launch_of_row(doc, "nvjet_sm90_tst_256x128");
     assert_int_equal(json_integer_value(json_array_get(json_object_get(nvjet, "cluster"), 0)), 2);
     json_t *m = json_object_get(doc, "launch_match");
@@ -714,6 +722,7 @@ static void launch_table_test(void **state)
         {"kernel,block,dyn_smem\n,64,0\n", "line 2: kernel: empty"},
         {"kernel,block,dyn_smem,weight\nk,64,0,-1\n", "line 2: weight: not a number of 0 or more"},
         {"kernel,block,dyn_smem,block\n", "line 1: block: appears twice"},
+        {"kernel,block,dyn_smem,carveout\nk,64,0,101\n", "line 2: carveout: "},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *path = write_text(".csv", bad[i].text);

@@ -13,9 +13,18 @@
 #include "values.h"
 
 /* The launch table's columns. */
-enum { COL_KERNEL, COL_BLOCK, COL_DYN_SMEM, COL_CLUSTER, COL_GRID, COL_WEIGHT, COL_COUNT };
-static const char *const column_names[COL_COUNT] = {"kernel",  "block", "dyn_smem",
-                                                    "cluster", "grid",  "weight"};
+enum {
+    COL_KERNEL,
+    COL_BLOCK,
+    COL_DYN_SMEM,
+    COL_CLUSTER,
+    COL_GRID,
+    COL_WEIGHT,
+    COL_CARVEOUT,
+    COL_COUNT
+};
+static const char *const column_names[COL_COUNT] = {"kernel", "block",  "dyn_smem", "cluster",
+                                                    "grid",   "weight", "carveout"};
 
 static bool table_fail(cli_error *err, const char *path, long long line, const char *column,
                        const char *why)
@@ -61,6 +70,13 @@ static bool table_row(csv_reader *r, const int *column_of, inspect_launch_set *s
         }
         l->grid_blocks = (long long)grid[0] * grid[1] * grid[2];
     }
+    l->carveout_percent = OCC_CARVEOUT_DEFAULT;
+    if (v[COL_CARVEOUT][0] != '\0') {
+        if (!cli_parse_int(v[COL_CARVEOUT], 0, 100, &n, &e)) {
+            return table_fail(err, set->path, r->line, "carveout", e.message);
+        }
+        l->carveout_percent = (int)n;
+    }
     l->weight = 1.0;
     if (v[COL_WEIGHT][0] != '\0') {
         char *end;
@@ -97,7 +113,8 @@ static bool load_table(csv_reader *r, inspect_launch_set *out, cli_error *err)
         }
         if (c == COL_COUNT) {
             return table_fail(err, out->path, r->line, name,
-                              "not a column (kernel, block, dyn_smem, cluster, grid, weight)");
+                              "not a column (kernel, block, dyn_smem, cluster, grid, weight, "
+                              "carveout)");
         }
         if (column_of[c] >= 0) {
             return table_fail(err, out->path, r->line, name, "appears twice");
@@ -230,6 +247,7 @@ bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error 
                          (g->grid[2] > 0 ? g->grid[2] : 1);
         l->weight = g->gpu_time_us;
         l->source = OCC_INSPECT_LAUNCH_PROFILE;
+        l->carveout_percent = g->carveout_percent >= 0 ? g->carveout_percent : OCC_CARVEOUT_DEFAULT;
     }
     out->count = n;
     return true;
@@ -382,6 +400,8 @@ const char *inspect_launch_text(const occ_inspect_kernel *k, char *buf, size_t c
     LAUNCH_ADD("[%s", occ_inspect_launch_source_name(k->launch_source));
     if (k->launch_block[1] > 1 || k->launch_block[2] > 1) {
         LAUNCH_ADD(", block %dx%dx%d", k->launch_block[0], k->launch_block[1], k->launch_block[2]);
+    } else {
+        LAUNCH_ADD(", block %d", k->launch_block[0]);
     }
     if (k->launch_dyn_smem_bytes > 0) {
         LAUNCH_ADD(", %d B dynamic", k->launch_dyn_smem_bytes);
@@ -390,6 +410,9 @@ const char *inspect_launch_text(const occ_inspect_kernel *k, char *buf, size_t c
         LAUNCH_ADD(", cluster %dx%dx%d", k->launch_cluster[0],
                    k->launch_cluster[1] > 0 ? k->launch_cluster[1] : 1,
                    k->launch_cluster[2] > 0 ? k->launch_cluster[2] : 1);
+    }
+    if (k->launch_carveout_percent != OCC_CARVEOUT_DEFAULT) {
+        LAUNCH_ADD(", carveout %d%%", k->launch_carveout_percent);
     }
     LAUNCH_ADD("]");
 #undef LAUNCH_ADD
@@ -425,6 +448,12 @@ void inspect_launch_row_json(json_stream *s, const occ_inspect_kernel *k)
     json_stream_lit(s, ",\"cluster\":");
     if (k->launch_cluster[0] > 0) {
         dims_json(s, k->launch_cluster);
+    } else {
+        json_stream_lit(s, "null");
+    }
+    json_stream_lit(s, ",\"carveout_percent\":");
+    if (k->launch_carveout_percent != OCC_CARVEOUT_DEFAULT) {
+        json_stream_int(s, k->launch_carveout_percent);
     } else {
         json_stream_lit(s, "null");
     }

@@ -107,11 +107,13 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
 void inspect_compute_occupancy(occ_inspect_kernel *k, const occ_inspect_options *opts);
 
 /* The same at a launch: `threads` (0: the API's pick), dynamic shared
-   memory, and cluster dims (NULL or 0s: the compiled ones). Sets the row's
+   memory, cluster dims (NULL or 0s: the compiled ones) and the carveout
+   preference (OCC_CARVEOUT_DEFAULT: none). Sets the row's
    launch_* fields but launch_source and launch_index, which are the
    caller's. */
 void inspect_compute_occupancy_at(occ_inspect_kernel *k, const occ_inspect_options *opts,
-                                  int threads, int dyn_smem_bytes, const int cluster[3]);
+                                  int threads, int dyn_smem_bytes, const int cluster[3],
+                                  int carveout_percent);
 
 /* False, with the value and the limit in msg, when a function's numbers are
    beyond what its architecture allows: a damaged file (limits.c). */

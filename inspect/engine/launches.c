@@ -188,6 +188,12 @@ static occ_status check_launch(const occ_inspect_launch *l, size_t i, occ_inspec
         return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
                             "launch %zu (%.200s): a negative weight or grid", i, l->name);
     }
+    if (l->carveout_percent != OCC_CARVEOUT_DEFAULT &&
+        (l->carveout_percent < 0 || l->carveout_percent > 100)) {
+        return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "launch %zu (%.200s): carveout %d%% is outside 0..100", i, l->name,
+                            l->carveout_percent);
+    }
     if (l->source != OCC_INSPECT_LAUNCH_PROFILE && l->source != OCC_INSPECT_LAUNCH_TABLE) {
         return inspect_fail(err, OCC_ERR_INVALID_ARGUMENT, -1, -1,
                             "launch %zu (%.200s): source %d is not a profile or a table", i,
@@ -361,7 +367,8 @@ occ_status occ_inspect_apply_launches(occ_inspect_result *r, const occ_inspect_o
                 int block[3] = {l->block[0], l->block[1] > 0 ? l->block[1] : 1,
                                 l->block[2] > 0 ? l->block[2] : 1};
                 inspect_compute_occupancy_at(&row.k, options, block[0] * block[1] * block[2],
-                                             dyn_smem_of(l, &row.k, options), l->cluster);
+                                             dyn_smem_of(l, &row.k, options), l->cluster,
+                                             l->carveout_percent);
                 row.k.launch_source = l->source;
                 row.k.launch_index = (int)p.items[at].launch;
                 memcpy(row.k.launch_block, block, sizeof block);

@@ -37,15 +37,18 @@ static int product(const int dims[3])
 
 void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_options *opts)
 {
-    inspect_compute_occupancy_at(row, opts, opts->threads, opts->dyn_smem_bytes, NULL);
+    inspect_compute_occupancy_at(row, opts, opts->threads, opts->dyn_smem_bytes, NULL,
+                                 OCC_CARVEOUT_DEFAULT);
     row->launch_source = opts->threads > 0 ? OCC_INSPECT_LAUNCH_THREADS : OCC_INSPECT_LAUNCH_API;
     row->launch_block[0] = row->has_occupancy ? row->threads : opts->threads;
     row->launch_block[1] = row->launch_block[2] = 1;
 }
 
 void inspect_compute_occupancy_at(occ_inspect_kernel *row, const occ_inspect_options *opts,
-                                  int threads_asked, int dyn_smem_bytes, const int cluster[3])
+                                  int threads_asked, int dyn_smem_bytes, const int cluster[3],
+                                  int carveout_percent)
 {
+    row->launch_carveout_percent = carveout_percent;
     row->launch_flags = 0;
     row->launch_index = -1;
     row->launch_dyn_smem_bytes = dyn_smem_bytes;
@@ -72,6 +75,7 @@ void inspect_compute_occupancy_at(occ_inspect_kernel *row, const occ_inspect_opt
     k.regs_per_thread = row->regs;
     k.static_smem_bytes = row->smem_bytes;
     k.dyn_smem_bytes = dyn_smem_bytes;
+    k.carveout_percent = carveout_percent;
     if (row->barriers != OCC_INSPECT_UNKNOWN) {
         k.barriers = row->barriers;
     }

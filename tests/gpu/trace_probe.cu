@@ -23,9 +23,15 @@ __global__ void light(float *out)
     out[blockIdx.x] = buf[0];
 }
 
+// a second build with -DHEAVY_TILE_FLOATS=8192 is the "new build" of
+// tests/gpu/run_diff_launches.sh: 32 KB of static shared memory instead of 16
+#ifndef HEAVY_TILE_FLOATS
+#define HEAVY_TILE_FLOATS 4096
+#endif
+
 __global__ void __launch_bounds__(256) heavy(float *out)
 {
-    __shared__ float tile[4096];
+    __shared__ float tile[HEAVY_TILE_FLOATS];
     extern __shared__ float buf[];
     tile[threadIdx.x] = threadIdx.x;
     buf[threadIdx.x % 32] = tile[(threadIdx.x * 7) % 256];

@@ -76,6 +76,7 @@ class InspectKernel:
     launch_block: tuple[int, int, int] | None  # the launch's block dims
     launch_dyn_smem_bytes: int  # the launch's dynamic shared memory per block
     launch_cluster: tuple[int, int, int] | None  # cluster dims the launch asks for
+    launch_carveout_percent: int | None  # the shared-memory carveout it prefers, 0..100
 
 
 # occ_inspect.h's OCC_INSPECT_LAUNCH_* bits, by the names the CLI's flags use
@@ -153,6 +154,8 @@ def _kernel(il, k: n.InspectKernel, files: list[str]) -> InspectKernel:
         launch_block=_dims(k.launch_block),
         launch_dyn_smem_bytes=k.launch_dyn_smem_bytes,
         launch_cluster=_dims(k.launch_cluster),
+        launch_carveout_percent=(k.launch_carveout_percent
+                                 if k.launch_carveout_percent >= 0 else None),
     )
 
 
@@ -316,6 +319,7 @@ def _apply_launches(il, result, opts, launches) -> None:
             l.grid_blocks = g.grid[0] * max(g.grid[1], 1) * max(g.grid[2], 1)
             l.weight = g.gpu_time_us
             l.source = n.INSPECT_LAUNCH_FROM_PROFILE
+            l.carveout_percent = g.carveout_percent if g.carveout_percent >= 0 else -1
         err = n.InspectError()
         if il.occ_inspect_apply_launches(result, _byref(opts), array, count, None, None,
                                          _byref(err)):

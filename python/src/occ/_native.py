@@ -363,6 +363,7 @@ class InspectLaunch(Structure):
         ("grid_blocks", c_longlong),
         ("weight", c_double),
         ("source", c_int),
+        ("carveout_percent", c_int),
     ]
 
 
@@ -423,6 +424,7 @@ class InspectKernel(Structure):
         ("launch_block", c_int * 3),
         ("launch_dyn_smem_bytes", c_int),
         ("launch_cluster", c_int * 3),
+        ("launch_carveout_percent", c_int),
     ]
 
 
