@@ -1152,6 +1152,7 @@ static void test_launches(void **state)
     OCC(NULL, "diff", "--gpu", "H200", "--launches", trace, "--markdown", old_path, new_path);
     assert_non_null(strstr(last.out, "at the launches of the profile "));
     assert_non_null(strstr(last.out, "(80.0% of its GPU time matched), else at the occupancy "));
+    assert_non_null(strstr(last.out, "`foo(float*)` [profile, block 1024] |"));
     /* a launch source that cannot be read is trouble */
     OCC(NULL, "diff", "--launches", "/nonexistent.json", old_path, new_path);
     assert_int_equal(last.code, DIFF_TROUBLE);

@@ -450,6 +450,11 @@ static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
         md_name(out, e->old_k->name);
         fputc(')', out);
     }
+    if (k->launch_index >= 0) {
+        /* "[profile, block 128, 8192 B dynamic]": digits, words and commas only */
+        char launch[160];
+        fprintf(out, " %s", inspect_launch_text(k, launch, sizeof launch));
+    }
     md_cell(out, e, DIFF_REGS);
     fputs(" | ", out);
     char a[CELL_BYTES / 2];
