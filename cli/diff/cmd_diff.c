@@ -29,64 +29,37 @@
 #include "file_read.h"
 #include "gpu_select.h"
 #include "inspect_output.h"
+#include "inspect_read_options.h"
 #include "options.h"
 #include "output.h"
 #include "values.h"
 
 enum {
-    OPT_GPU,
-    OPT_GPU_FILE,
-    OPT_THREADS,
-    OPT_DYN_SMEM,
-    OPT_LAUNCHES,
-    OPT_ARCH,
-    OPT_FILTER,
-    OPT_FUNCTIONS,
-    OPT_ALL,
-    OPT_FAIL_ON,
+    OPT_FAIL_ON = READ_OPTION_COUNT,
     OPT_ALLOW,
     OPT_MISSING_BASELINE,
     OPT_JSON,
     OPT_MARKDOWN,
     OPT_TOP,
-    OPT_JOBS,
     OPT_HELP,
     OPT_END
 };
 
+#define OPT_FIRST OPT_FAIL_ON
 static const cli_option options[] = {
-    [OPT_GPU] = {OPT_GPU, "gpu", "NAME",
-                 "occupancy on this GPU (default: a GPU of each kernel's arch)"},
-    [OPT_GPU_FILE] = {OPT_GPU_FILE, "gpu-file", "FILE",
-                      "occupancy on a GPU described in JSON (docs/gpu-file.md)"},
-    [OPT_THREADS] = {OPT_THREADS, "threads", "N",
-                     "block size (default: the occupancy API's pick per kernel)"},
-    [OPT_DYN_SMEM] = {OPT_DYN_SMEM, "dyn-smem", "BYTES",
-                      "dynamic shared memory per block: 4096, 48K"},
-    [OPT_LAUNCHES] = {OPT_LAUNCHES, "launches", "FILE",
-                      "each kernel at the launches of a profile or launch table (docs/diff.md)"},
-    [OPT_ARCH] = {OPT_ARCH, "arch", "ARCH",
-                  "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
-    [OPT_FILTER] = {OPT_FILTER, "filter", "REGEX",
-                    "only kernels whose printed name matches (POSIX ERE)"},
-    [OPT_FUNCTIONS] = {OPT_FUNCTIONS, "functions", NULL, "compare device functions too"},
-    [OPT_ALL] = {OPT_ALL, "all", NULL, "also read __nv_relfatbin (pre-link code of -rdc builds)"},
-    [OPT_FAIL_ON] = {OPT_FAIL_ON, "fail-on", "LIST",
-                     "what fails the run: occupancy-10%,regs+8,spills,added,... (docs/diff.md)"},
-    [OPT_ALLOW] = {OPT_ALLOW, "allow", "FILE",
-                   "accepted changes, one 'PATTERN # REASON' a line (docs/diff.md)"},
-    [OPT_MISSING_BASELINE] = {OPT_MISSING_BASELINE, "missing-baseline", "ok|fail",
-                              "no OLD (a first run): ok passes, nothing compared; fail: exit 2 "
-                              "(default)"},
-    [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON (schema occ.diff, docs/json.md)"},
-    [OPT_MARKDOWN] = {OPT_MARKDOWN, "markdown", NULL,
-                      "Markdown for a pull-request comment, the rest folded"},
-    [OPT_TOP] = {OPT_TOP, "top", "N", "rows --markdown shows before folding (default 10)"},
-    [OPT_JOBS] = {OPT_JOBS, "jobs", "N",
-                  "threads each side is read with (default: every core, at most 32)"},
-    [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help (also -h)"},
+    {OPT_FAIL_ON, "fail-on", "LIST",
+     "what fails the run: occupancy-10%,regs+8,spills,added,... (docs/diff.md)"},
+    {OPT_ALLOW, "allow", "FILE", "accepted changes, one 'PATTERN # REASON' a line (docs/diff.md)"},
+    {OPT_MISSING_BASELINE, "missing-baseline", "ok|fail",
+     "no OLD (a first run): ok passes, nothing compared; fail: exit 2 "
+     "(default)"},
+    {OPT_JSON, "json", NULL, "JSON (schema occ.diff, docs/json.md)"},
+    {OPT_MARKDOWN, "markdown", NULL, "Markdown for a pull-request comment, the rest folded"},
+    {OPT_TOP, "top", "N", "rows --markdown shows before folding (default 10)"},
+    {OPT_HELP, "help", NULL, "show this help (also -h)"},
 };
-_Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per diff option id");
+_Static_assert(sizeof options / sizeof options[0] == OPT_END - OPT_FIRST,
+               "one entry per diff option id");
 
 static const cli_help help = {
     .name = "diff",
@@ -119,8 +92,9 @@ static const cli_help help = {
                 "occ diff --missing-baseline ok --fail-on regs+8 base.json build/libfoo.so",
 };
 
-static const cli_option_table tables[] = {{options, OPT_END}};
-const cli_command_spec diff_spec = {&help, tables, 1};
+static const cli_option_table tables[] = {INSPECT_READ_OPTION_TABLE,
+                                          {options, OPT_END - OPT_FIRST}};
+const cli_command_spec diff_spec = {&help, tables, 2};
 
 /* Markdown's first rows: enough to see the worst, few enough to read. */
 #define DEFAULT_TOP_ROWS 10
@@ -160,17 +134,8 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         }
         a->files[a->file_count++] = value;
         return true;
-    case OPT_GPU: a->gpu = value; return true;
-    case OPT_GPU_FILE: a->gpu_file = value; return true;
-    case OPT_THREADS: return inspect_apply_read_option(INSPECT_READ_THREADS, value, o, err);
-    case OPT_DYN_SMEM: return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, o, err);
-    case OPT_ARCH: return inspect_apply_read_option(INSPECT_READ_ARCH, value, o, err);
-    case OPT_FILTER: a->filter = value; return true;
-    case OPT_FUNCTIONS: o->functions = true; return true;
-    case OPT_ALL: o->relfatbin = true; return true;
     case OPT_FAIL_ON: a->gated = true; return gate_parse(value, &a->gate, err);
     case OPT_ALLOW: a->allow_path = value; return true;
-    case OPT_LAUNCHES: a->launches = value; return true;
     case OPT_MISSING_BASELINE:
         if (strcmp(value, "ok") != 0 && strcmp(value, "fail") != 0) {
             return cli_error_set(err, EXIT_USAGE,
@@ -194,9 +159,13 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         }
         a->top = (int)n;
         return true;
-    case OPT_JOBS: return inspect_apply_read_option(INSPECT_READ_JOBS, value, o, err);
     case OPT_HELP: a->help = true; return true;
-    default: return cli_error_set(err, EXIT_USAGE, "option id %d is not a diff option", id);
+    default:
+        if (id >= 0 && id < READ_OPTION_COUNT) {
+            inspect_read_targets t = {o, &a->gpu, &a->gpu_file, &a->filter, &a->launches};
+            return inspect_read_apply(id, value, &t, err);
+        }
+        return cli_error_set(err, EXIT_USAGE, "option id %d is not a diff option", id);
     }
 }
 
@@ -468,10 +437,10 @@ int cmd_diff(int argc, char **argv, const cli_io *io)
     char *stdin_data = NULL;
     occ_inspect_input inputs[2];
     int code = DIFF_EXIT_PASSED;
-    if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
+    if (!cli_parse_options(argc, argv, tables, 2, on_option, &a, &err)) {
         code = trouble(io, &err);
     } else if (a.help) {
-        cli_print_help(io->out, &help, tables, 1);
+        cli_print_help(io->out, &help, tables, 2);
     } else if (!check_args(&a, &err) ||
                ((a.gpu != NULL || a.gpu_file != NULL) &&
                 !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &a.device, &err)) ||

@@ -20,60 +20,34 @@
 #include "file_read.h"
 #include "inspect_dirs.h"
 #include "inspect_output.h"
+#include "inspect_read_options.h"
 #include "options.h"
 #include "values.h"
 
 enum {
-    OPT_GPU,
-    OPT_GPU_FILE,
-    OPT_THREADS,
-    OPT_DYN_SMEM,
-    OPT_LAUNCHES,
-    OPT_ARCH,
-    OPT_FILTER,
-    OPT_SORT,
+    OPT_SORT = READ_OPTION_COUNT,
     OPT_JSON,
     OPT_CSV,
     OPT_SUMMARY,
     OPT_SAVE,
     OPT_MANGLED,
-    OPT_FUNCTIONS,
-    OPT_ALL,
-    OPT_JOBS,
     OPT_HELP,
     OPT_END
 };
 
+#define OPT_FIRST OPT_SORT
 static const cli_option options[] = {
-    [OPT_GPU] = {OPT_GPU, "gpu", "NAME",
-                 "occupancy on this GPU (default: a GPU of each kernel's arch)"},
-    [OPT_GPU_FILE] = {OPT_GPU_FILE, "gpu-file", "FILE",
-                      "occupancy on a GPU described in JSON (docs/gpu-file.md)"},
-    [OPT_THREADS] = {OPT_THREADS, "threads", "N",
-                     "block size (default: the occupancy API's pick per kernel)"},
-    [OPT_DYN_SMEM] = {OPT_DYN_SMEM, "dyn-smem", "BYTES",
-                      "dynamic shared memory per block: 4096, 48K"},
-    [OPT_LAUNCHES] = {OPT_LAUNCHES, "launches", "FILE",
-                      "each kernel at the launches a profile recorded (occ profile's inputs)"},
-    [OPT_ARCH] = {OPT_ARCH, "arch", "ARCH",
-                  "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
-    [OPT_FILTER] = {OPT_FILTER, "filter", "REGEX",
-                    "only kernels whose printed name matches (POSIX ERE)"},
-    [OPT_SORT] = {OPT_SORT, "sort", "KEY", "occupancy (lowest first, default), regs, smem or name"},
-    [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON (docs/inspect.md)"},
-    [OPT_CSV] = {OPT_CSV, "csv", NULL, "CSV: arch,name,regs,smem,stack,... (docs/inspect.md)"},
-    [OPT_SUMMARY] = {OPT_SUMMARY, "summary", NULL,
-                     "counts by limiter and occupancy band, the kernels at risk, the worst"},
-    [OPT_SAVE] = {OPT_SAVE, "save", "FILE",
-                  "also write every function's resources as a baseline for occ diff"},
-    [OPT_MANGLED] = {OPT_MANGLED, "mangled", NULL, "print mangled names"},
-    [OPT_FUNCTIONS] = {OPT_FUNCTIONS, "functions", NULL,
-                       "list device functions too, not only kernels"},
-    [OPT_ALL] = {OPT_ALL, "all", NULL, "also read __nv_relfatbin (pre-link code of -rdc builds)"},
-    [OPT_JOBS] = {OPT_JOBS, "jobs", "N", "threads to read with (default: every core, at most 32)"},
-    [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help (also -h)"},
+    {OPT_SORT, "sort", "KEY", "occupancy (lowest first, default), regs, smem or name"},
+    {OPT_JSON, "json", NULL, "JSON (docs/inspect.md)"},
+    {OPT_CSV, "csv", NULL, "CSV: arch,name,regs,smem,stack,... (docs/inspect.md)"},
+    {OPT_SUMMARY, "summary", NULL,
+     "counts by limiter and occupancy band, the kernels at risk, the worst"},
+    {OPT_SAVE, "save", "FILE", "also write every function's resources as a baseline for occ diff"},
+    {OPT_MANGLED, "mangled", NULL, "print mangled names"},
+    {OPT_HELP, "help", NULL, "show this help (also -h)"},
 };
-_Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per inspect option id");
+_Static_assert(sizeof options / sizeof options[0] == OPT_END - OPT_FIRST,
+               "one entry per inspect option id");
 
 static const cli_help help = {
     .name = "inspect",
@@ -95,8 +69,9 @@ static const cli_help help = {
                 "occ inspect --json --arch sm_90 app > kernels.json",
 };
 
-static const cli_option_table tables[] = {{options, OPT_END}};
-const cli_command_spec inspect_spec = {&help, tables, 1};
+static const cli_option_table tables[] = {INSPECT_READ_OPTION_TABLE,
+                                          {options, OPT_END - OPT_FIRST}};
+const cli_command_spec inspect_spec = {&help, tables, 2};
 
 /* "sm_90" -> any suffix; "sm_90a" / "sm_100f" -> exactly that. */
 bool inspect_parse_arch(const char *text, occ_inspect_options *o, cli_error *err)
@@ -196,13 +171,6 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     occ_inspect_options *o = &a->read;
     switch (id) {
     case CLI_POSITIONAL: a->files[a->file_count++] = value; return true;
-    case OPT_GPU: a->gpu = value; return true;
-    case OPT_GPU_FILE: a->gpu_file = value; return true;
-    case OPT_THREADS: return inspect_apply_read_option(INSPECT_READ_THREADS, value, o, err);
-    case OPT_DYN_SMEM: return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, o, err);
-    case OPT_LAUNCHES: a->launches = value; return true;
-    case OPT_ARCH: return inspect_apply_read_option(INSPECT_READ_ARCH, value, o, err);
-    case OPT_FILTER: a->filter = value; return true;
     case OPT_SORT: return parse_sort(value, &a->sort, err);
     case OPT_JSON:
         a->output = INSPECT_OUT_JSON;
@@ -225,11 +193,13 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         a->save = value;
         return true;
     case OPT_MANGLED: o->demangle = false; return true;
-    case OPT_FUNCTIONS: o->functions = true; return true;
-    case OPT_ALL: o->relfatbin = true; return true;
-    case OPT_JOBS: return inspect_apply_read_option(INSPECT_READ_JOBS, value, o, err);
     case OPT_HELP: a->help = true; return true;
-    default: return cli_error_set(err, EXIT_USAGE, "option id %d is not an inspect option", id);
+    default:
+        if (id >= 0 && id < READ_OPTION_COUNT) {
+            inspect_read_targets t = {o, &a->gpu, &a->gpu_file, &a->filter, &a->launches};
+            return inspect_read_apply(id, value, &t, err);
+        }
+        return cli_error_set(err, EXIT_USAGE, "option id %d is not an inspect option", id);
     }
 }
 
@@ -383,10 +353,10 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
     const char **files_given = a.files; /* freed here; a.files may become the expanded list */
     cli_error err;
     int code = EXIT_OK;
-    if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
+    if (!cli_parse_options(argc, argv, tables, 2, on_option, &a, &err)) {
         code = cli_report(io, "inspect", &err);
     } else if (a.help) {
-        cli_print_help(io->out, &help, tables, 1);
+        cli_print_help(io->out, &help, tables, 2);
     } else if (!check_args(&a, io, &err) ||
                ((a.gpu != NULL || a.gpu_file != NULL) &&
                 !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &a.device, &err))) {

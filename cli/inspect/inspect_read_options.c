@@ -1,0 +1,49 @@
+/*
+ * inspect_read_options.c - the reading options occ inspect and occ diff
+ * share (inspect_read_options.h): their names and help once, and their
+ * values checked once.
+ */
+#include "inspect_read_options.h"
+
+#include "inspect_output.h"
+#include "values.h"
+
+const cli_option inspect_read_options[READ_OPTION_COUNT] = {
+    [READ_GPU] = {READ_GPU, "gpu", "NAME",
+                  "occupancy on this GPU (default: a GPU of each kernel's arch)"},
+    [READ_GPU_FILE] = {READ_GPU_FILE, "gpu-file", "FILE",
+                       "occupancy on a GPU described in JSON (docs/gpu-file.md)"},
+    [READ_THREADS] = {READ_THREADS, "threads", "N",
+                      "block size (default: the occupancy API's pick per kernel)"},
+    [READ_DYN_SMEM] = {READ_DYN_SMEM, "dyn-smem", "BYTES",
+                       "dynamic shared memory per block: 4096, 48K"},
+    [READ_LAUNCHES] = {READ_LAUNCHES, "launches", "FILE",
+                       "each kernel at the launches of a profile or launch table"},
+    [READ_ARCH] = {READ_ARCH, "arch", "ARCH",
+                   "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
+    [READ_FILTER] = {READ_FILTER, "filter", "REGEX",
+                     "only kernels whose printed name matches (POSIX ERE)"},
+    [READ_FUNCTIONS] = {READ_FUNCTIONS, "functions", NULL,
+                        "device functions too, not only kernels"},
+    [READ_ALL] = {READ_ALL, "all", NULL, "also read __nv_relfatbin (pre-link code of -rdc builds)"},
+    [READ_JOBS] = {READ_JOBS, "jobs", "N",
+                   "threads to read with (default: every core, at most 32)"},
+};
+
+bool inspect_read_apply(int id, const char *value, const inspect_read_targets *t, cli_error *err)
+{
+    switch (id) {
+    case READ_GPU: *t->gpu = value; return true;
+    case READ_GPU_FILE: *t->gpu_file = value; return true;
+    case READ_THREADS: return inspect_apply_read_option(INSPECT_READ_THREADS, value, t->read, err);
+    case READ_DYN_SMEM:
+        return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, t->read, err);
+    case READ_LAUNCHES: *t->launches = value; return true;
+    case READ_ARCH: return inspect_apply_read_option(INSPECT_READ_ARCH, value, t->read, err);
+    case READ_FILTER: *t->filter = value; return true;
+    case READ_FUNCTIONS: t->read->functions = true; return true;
+    case READ_ALL: t->read->relfatbin = true; return true;
+    case READ_JOBS: return inspect_apply_read_option(INSPECT_READ_JOBS, value, t->read, err);
+    default: return cli_error_set(err, EXIT_USAGE, "reading option id %d is unknown", id);
+    }
+}
