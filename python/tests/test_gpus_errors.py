@@ -136,3 +136,19 @@ def test_a_gpu_cannot_be_changed_into_another():
         occ.Gpu(**{f.name: getattr(h200, f.name) for f in dataclasses.fields(h200)
                    if not f.name.startswith("_")})
     assert dataclasses.replace(h200) == h200  # an unchanged copy is the same GPU
+
+
+def test_nul_and_types_refused(tmp_path):
+    """An embedded NUL is refused, as open() refuses it, rather than cut off in
+    C ('H200\\0garbage' once computed for an H200); a block size must be ints."""
+    with pytest.raises(occ.OccError, match="embedded null byte"):
+        occ.calc("H200\0garbage", 256)
+    ok = tmp_path / "ok.log"
+    ok.write_text("ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
+                  "ptxas info    : Used 32 registers, used 0 barriers\n")
+    with pytest.raises(occ.OccError, match="embedded null byte"):
+        occ.inspect(str(ok) + "\0.ignored")
+    for bad in (256.0, None, True, (16, 16.0), (16, True)):
+        with pytest.raises(TypeError, match="threads"):
+            occ.calc("H200", bad)
+    assert occ.calc("H200", (16, 16)).threads_per_block == 256

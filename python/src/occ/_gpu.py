@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Union
 
 from . import _native as n
+from ._errors import OccError
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,9 @@ def gpu(name: str) -> Gpu:
     """
     if not isinstance(name, str):
         raise TypeError(f"gpu name must be a str, not {type(name).__name__}")
+    if "\0" in name:  # C would read the name up to it: refused, as open() refuses a path
+        raise OccError(f"gpu name {name!r}: embedded null byte", status="invalid argument",
+                       code=1, field="gpu")
     d = n.Device()
     err = n.Error()
     if n.lib.occ_gpu_find(name.encode("utf-8"), ctypes.byref(d), ctypes.byref(err)) != 0:

@@ -239,6 +239,8 @@ def inspect(
             name = os.fsdecode(item)
         files.append(name)
         encoded = os.fsencode(name)
+        if data is None and b"\0" in encoded:  # C would read the path up to it
+            raise _invalid(f"{name!r}: embedded null byte", "inputs")
         keep.append(encoded)
         array[i].path = encoded
         if data is not None:

@@ -44,13 +44,21 @@ _PAD = bytes(ctypes.sizeof(n.Kernel) - struct.calcsize(
 
 def block_dims(threads: Threads) -> tuple[int, int, int]:
     """(x, y, z) from 256, (16, 16) or (8, 8, 4)."""
+    if isinstance(threads, bool):  # an int to Python, never a block size
+        raise TypeError("threads must be an int or a sequence of 1 to 3 ints, not bool")
     if isinstance(threads, int):
         return threads, 1, 1
     if hasattr(threads, "__index__"):  # a NumPy integer
         return operator.index(threads), 1, 1
-    if isinstance(threads, str):
-        raise TypeError("threads must be an int or a sequence of 1 to 3 ints, such as (16, 16)")
+    if isinstance(threads, str) or not hasattr(threads, "__iter__"):
+        raise TypeError("threads must be an int or a sequence of 1 to 3 ints, such as (16, 16), "
+                        f"not {type(threads).__name__}")
     dims = tuple(threads)
+    for d in dims:
+        if isinstance(d, bool) or not (isinstance(d, int) or hasattr(d, "__index__")):
+            raise TypeError(f"threads {threads!r}: each dimension must be an int, not "
+                            f"{type(d).__name__}")
+    dims = tuple(operator.index(d) for d in dims)
     if not 1 <= len(dims) <= 3:
         raise OccError(
             f"threads {threads!r}: a block has 1 to 3 dimensions",
