@@ -23,6 +23,7 @@
 #endif
 
 #include "csv.h"
+#include "simd_bits.h"
 
 /* Bytes asked of the stream (or of inflate) at a time: few system calls,
    and what was read is still in the cache when it is scanned. The first
@@ -552,19 +553,6 @@ static inline uint32_t popcount64(uint64_t x)
     return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
 }
 #endif
-
-/* Bit i: the parity of the quotes at bits 0..i (1 from an opening quote up
-   to the byte before its closing one). */
-static inline __attribute__((always_inline)) uint64_t prefix_xor(uint64_t x)
-{
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
 
 enum { FAST_RECORD, FAST_END, FAST_NO, FAST_ERROR };
 

@@ -31,6 +31,7 @@
 #endif
 
 #include "prof_formats.h"
+#include "simd_bits.h"
 
 /* The fuzz build shrinks the chunk, so that inputs of a few KB refill the
    buffer and move what it keeps (fuzz/CMakeLists.txt). */
@@ -786,19 +787,6 @@ static uint64_t escaped_bits(uint64_t backslash, bool *carry)
         }
     }
     return escaped;
-}
-
-/* Bit i set where an odd number of bits at or below i are set: with the
-   quotes, the bytes from an opening quote up to (not with) its closing one. */
-static uint64_t prefix_xor(uint64_t x)
-{
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
 }
 
 /* *p at '{' or '[': past the bracket that closes it, 64 bytes at a time
