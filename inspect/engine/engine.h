@@ -102,6 +102,10 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
                               const occ_inspect_options *options, const inspect_part_tuning *tuning,
                               occ_inspect_result **out, occ_inspect_error *err);
 
+/* The note of a kernel whose cubin cannot run on options.device (one
+   string, so that launches.c tells it by its address). */
+extern const char inspect_note_wrong_arch[];
+
 /* Fills the row's occupancy fields through libocc (occupancy.c), at the
    options' block size and dynamic shared memory. */
 void inspect_compute_occupancy(occ_inspect_kernel *k, const occ_inspect_options *opts);

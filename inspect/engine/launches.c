@@ -149,8 +149,7 @@ static bool plain_equal(const char *a, const char *b)
 /* A kernel a launch may be given to: a kernel, on the GPU asked for. */
 static bool launchable(const inspect_row *row)
 {
-    return row->k.is_kernel && (row->k.has_occupancy || row->k.note == NULL ||
-                                strcmp(row->k.note, "arch does not run on this GPU") != 0);
+    return row->k.is_kernel && row->k.note != inspect_note_wrong_arch;
 }
 
 static occ_status check_launch(const occ_inspect_launch *l, size_t i, occ_inspect_error *err)

@@ -35,6 +35,8 @@ static int product(const int dims[3])
     return p > 1 << 20 ? 1 << 20 : (int)p;
 }
 
+const char inspect_note_wrong_arch[] = "arch does not run on this GPU";
+
 void inspect_compute_occupancy(occ_inspect_kernel *row, const occ_inspect_options *opts)
 {
     inspect_compute_occupancy_at(row, opts, opts->threads, opts->dyn_smem_bytes, NULL,
@@ -63,7 +65,7 @@ void inspect_compute_occupancy_at(occ_inspect_kernel *row, const occ_inspect_opt
     if (opts->device != NULL) {
         dev = *opts->device;
         if (!runs_on(row->sm, row->arch_suffix, &dev)) {
-            row->note = "arch does not run on this GPU";
+            row->note = inspect_note_wrong_arch;
             return;
         }
     } else if (occ_arch_find(row->sm / 10, row->sm % 10, &dev, NULL) != OCC_OK) {
