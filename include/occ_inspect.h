@@ -219,6 +219,20 @@ typedef struct occ_inspect_launch_match {
     double matched_weight;   /* of the matched launches */
 } occ_inspect_launch_match;
 
+/* A set of launches as given to a result: where it came from, and after
+   occ_inspect_apply_launches(r, opts, l->launches, l->count, l->matched,
+   &l->match, err), which matched. libocc-profile's occ_profile_launches_read
+   makes one from a profile or a launch table; occ diff's report and the JSON
+   documents' launch_match read it. */
+typedef struct occ_inspect_launch_list {
+    const char *path; /* as given */
+    const char *kind; /* "profile" or "table" */
+    const occ_inspect_launch *launches;
+    size_t count;
+    bool *matched;                  /* count entries: which matched a kernel */
+    occ_inspect_launch_match match; /* filled by occ_inspect_apply_launches */
+} occ_inspect_launch_list;
+
 /* Why a kernel's launch fails (occ_inspect_kernel.launch_flags). The
    occupancy is still the one libocc computes for the block size, as
    cudaOccupancyMaxActiveBlocksPerMultiprocessor answers it, but the launch
