@@ -41,6 +41,7 @@
 #include <stddef.h>
 
 #include "occ.h"
+#include "occ_inspect.h" /* the launch list's types only: no libocc-inspect link */
 
 #ifdef __cplusplus
 extern "C" {
@@ -237,6 +238,77 @@ occ_status occ_profile_group_kernel(const occ_profile_result *result, size_t ind
    could matter most. Writes up to `max` group indices, best first; returns
    how many. */
 size_t occ_profile_rank(const occ_profile_result *result, size_t *indices, size_t max);
+
+/*
+ * The launch configurations a program makes, for occ_inspect_apply_launches
+ * (include/occ_inspect.h; `occ inspect --launches`, `occ diff --launches`),
+ * read from either of:
+ *
+ *   - a profile occ_profile_read reads: each group is a launch, with its
+ *     names, block, shared memory (static + dynamic only, from a PyTorch
+ *     trace), cluster, grid and carveout, weighed by its GPU time (us);
+ *   - a launch table: CSV whose first record starts with the column
+ *     `kernel` (docs/inspect.md, docs/diff.md):
+ *
+ *       kernel,block,dyn_smem,cluster,grid,weight,carveout
+ *       *gemm_kernel*,256,96K,2,,3.5,
+ *       "scale(float*, int)",16x16,0,,,1,50
+ *
+ *     kernel (a name, or a glob with * ? [...]), block (X or XxYxZ, each
+ *     1..1024) and dyn_smem (bytes: 4096, 48K, 1.5KiB) are required;
+ *     cluster and grid (X or XxYxZ), weight (a number of 0 or more, 1 by
+ *     default) and carveout (0..100) may be given or left empty. The
+ *     columns after kernel come in any order. Gzip is read as it is.
+ *
+ *   occ_profile_launches *set;
+ *   occ_profile_error err;
+ *   if (occ_profile_launches_read("launches.csv", &set, &err) != OCC_OK) puts(err.message);
+ *   occ_inspect_launch_list *l = occ_profile_launches_list(set);
+ *   occ_inspect_apply_launches(r, &opts, l->launches, l->count, l->matched, &l->match, &ierr);
+ *   occ_profile_launches_free(set);
+ *
+ * A bad table is refused at its first bad cell, in one line naming the file,
+ * the line, the column, the value and the limit: "t.csv: line 2: block:
+ * '2048' is above the maximum, 1024" (OCC_ERR_BAD_FORMAT); an unknown,
+ * repeated or missing column names the header's line. A record over
+ * OCC_PROFILE_LAUNCH_TABLE_MAX_RECORD_BYTES, with a NUL byte or with a quote
+ * left open is refused the same way; more rows than the limit below is
+ * OCC_ERR_LIMIT.
+ */
+
+/* A launch table's most rows: each costs about 100 bytes besides its name,
+   and a program makes thousands of launch configurations, not millions. */
+#define OCC_PROFILE_LAUNCH_TABLE_MAX_ROWS 1000000
+/* A launch table's longest record (a kernel name, a glob, the numbers). */
+#define OCC_PROFILE_LAUNCH_TABLE_MAX_RECORD_BYTES 4096
+
+/* A set of launches and everything they point into (names, the profile). */
+typedef struct occ_profile_launches occ_profile_launches;
+
+/* Reads the launches at `path`: a launch table when its first record starts
+   with `kernel`, else a profile (occ_profile_read's errors, OCC_ERR_IO for a
+   file that cannot be opened). *out is NULL on an error. */
+occ_status occ_profile_launches_read(const char *path, occ_profile_launches **out,
+                                     occ_profile_error *err);
+
+/* The same for a launch table from a stream the caller opened and closes
+   (stdin, a pipe, memory; the fuzzer's); `name` names it in messages and in
+   the list's path. A stream that is not a launch table is OCC_ERR_BAD_FORMAT
+   (a profile is read by path: SQLite needs a file). Declared where
+   <stdio.h> was included first. */
+#ifdef EOF
+occ_status occ_profile_launches_read_stream(FILE *in, const char *name, occ_profile_launches **out,
+                                            occ_profile_error *err);
+#endif
+
+/* The set's launches, as occ_inspect_apply_launches takes them: path, kind
+   ("profile" or "table"), launches, count, and `matched` (count entries,
+   false until applied) and `match`, which the caller passes to
+   occ_inspect_apply_launches to fill. Owned by the set; NULL for NULL. */
+occ_inspect_launch_list *occ_profile_launches_list(occ_profile_launches *set);
+
+/* Frees the set and everything the list points into; NULL is allowed. */
+void occ_profile_launches_free(occ_profile_launches *set);
 
 /*
  * The records of occ's CUPTI recorder (`occ lab trace`; lab/trace/

@@ -1,255 +1,28 @@
 /*
- * inspect_launches.c - `--launches FILE`: a profile's launch configurations
- * given to the kernels read (see inspect_launches.h).
+ * inspect_launches.c - `--launches FILE`: the launch configurations
+ * libocc-profile reads, given to the kernels read and printed (see
+ * inspect_launches.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
 #include "inspect_launches.h"
 #include "json_stream.h"
-#include "occ_profile.h"
 #include "output.h"
-#include "values.h"
-
-/* The launch table's columns. */
-enum {
-    COL_KERNEL,
-    COL_BLOCK,
-    COL_DYN_SMEM,
-    COL_CLUSTER,
-    COL_GRID,
-    COL_WEIGHT,
-    COL_CARVEOUT,
-    COL_COUNT
-};
-static const char *const column_names[COL_COUNT] = {"kernel", "block",  "dyn_smem", "cluster",
-                                                    "grid",   "weight", "carveout"};
-
-static bool table_fail(cli_error *err, const char *path, long long line, const char *column,
-                       const char *why)
-{
-    return cli_error_set(err, EXIT_DATA, "--launches %s: line %lld: %s: %s", path, line, column,
-                         why);
-}
-
-static bool glob_chars(const char *text)
-{
-    return strpbrk(text, "*?[") != NULL;
-}
-
-/* One row of the table into l (its name copied into set->names). */
-static bool table_row(csv_reader *r, const int *column_of, inspect_launch_set *set,
-                      occ_inspect_launch *l, cli_error *err)
-{
-    const char *v[COL_COUNT];
-    for (int c = 0; c < COL_COUNT; c++) {
-        v[c] = column_of[c] >= 0 ? csv_field(r, column_of[c]) : "";
-    }
-    if (v[COL_KERNEL][0] == '\0') {
-        return table_fail(err, set->path, r->line, "kernel", "empty: give a name or a glob");
-    }
-    cli_error e;
-    memset(l, 0, sizeof *l);
-    if (!cli_parse_block(v[COL_BLOCK], l->block, &e)) {
-        return table_fail(err, set->path, r->line, "block", e.message);
-    }
-    long long n;
-    if (!cli_parse_size(v[COL_DYN_SMEM], &n, &e)) {
-        return table_fail(err, set->path, r->line, "dyn_smem", e.message);
-    }
-    l->dyn_smem_bytes = (int)n;
-    l->smem_total_bytes = OCC_INSPECT_UNKNOWN;
-    if (v[COL_CLUSTER][0] != '\0' && !cli_parse_block(v[COL_CLUSTER], l->cluster, &e)) {
-        return table_fail(err, set->path, r->line, "cluster", e.message);
-    }
-    if (v[COL_GRID][0] != '\0') {
-        int grid[3];
-        if (!cli_parse_block(v[COL_GRID], grid, &e)) {
-            return table_fail(err, set->path, r->line, "grid", e.message);
-        }
-        l->grid_blocks = (long long)grid[0] * grid[1] * grid[2];
-    }
-    l->carveout_percent = OCC_CARVEOUT_DEFAULT;
-    if (v[COL_CARVEOUT][0] != '\0') {
-        if (!cli_parse_int(v[COL_CARVEOUT], 0, 100, &n, &e)) {
-            return table_fail(err, set->path, r->line, "carveout", e.message);
-        }
-        l->carveout_percent = (int)n;
-    }
-    l->weight = 1.0;
-    if (v[COL_WEIGHT][0] != '\0') {
-        char *end;
-        double w = strtod(v[COL_WEIGHT], &end);
-        if (*end != '\0' || !(w >= 0.0 && w < 1e300)) {
-            return table_fail(err, set->path, r->line, "weight",
-                              "not a number of 0 or more (a share, a time, a count)");
-        }
-        l->weight = w;
-    }
-    char *name = strdup(v[COL_KERNEL]);
-    if (name == NULL) {
-        return cli_error_set(err, EXIT_DATA, "out of memory");
-    }
-    set->names[set->name_count++] = name;
-    l->name = name;
-    l->glob = glob_chars(name);
-    l->source = OCC_INSPECT_LAUNCH_TABLE;
-    return true;
-}
-
-/* The table whose header r just read. */
-static bool load_table(csv_reader *r, inspect_launch_set *out, cli_error *err)
-{
-    int column_of[COL_COUNT];
-    for (int c = 0; c < COL_COUNT; c++) {
-        column_of[c] = -1;
-    }
-    for (int i = 0; i < r->field_count && i < r->max_fields; i++) {
-        const char *name = csv_field(r, i);
-        int c = 0;
-        while (c < COL_COUNT && strcmp(name, column_names[c]) != 0) {
-            c++;
-        }
-        if (c == COL_COUNT) {
-            return table_fail(err, out->path, r->line, name,
-                              "not a column (kernel, block, dyn_smem, cluster, grid, weight, "
-                              "carveout)");
-        }
-        if (column_of[c] >= 0) {
-            return table_fail(err, out->path, r->line, name, "appears twice");
-        }
-        column_of[c] = i;
-    }
-    for (int c = 0; c <= COL_DYN_SMEM; c++) {
-        if (column_of[c] < 0) {
-            return table_fail(err, out->path, r->line, column_names[c],
-                              "missing: the header is kernel,block,dyn_smem[,cluster,grid,weight]");
-        }
-    }
-    size_t cap = 0;
-    for (;;) {
-        csv_status st = csv_next(r);
-        if (st == CSV_END) {
-            return true;
-        }
-        if (st == CSV_READ_ERROR) {
-            return cli_error_set(err, EXIT_DATA, "--launches %s: %s", out->path, r->error);
-        }
-        if (st != CSV_RECORD || r->unclosed_quote || r->text_after_quote || r->has_nul) {
-            return table_fail(err, out->path, r->line, "row",
-                              "not a CSV record (too long, a NUL byte, or a quote left open)");
-        }
-        if (out->count == INSPECT_LAUNCH_TABLE_MAX_ROWS) {
-            return table_fail(err, out->path, r->line, "row", "more than 1000000 rows");
-        }
-        if (out->count == cap) {
-            cap = cap ? cap * 2 : 64;
-            occ_inspect_launch *l = realloc(out->launches, cap * sizeof *l);
-            char **names = realloc(out->names, cap * sizeof *names);
-            bool *matched = realloc(out->matched, cap * sizeof *matched);
-            if (l != NULL) {
-                out->launches = l;
-            }
-            if (names != NULL) {
-                out->names = names;
-            }
-            if (matched != NULL) {
-                out->matched = matched;
-            }
-            if (l == NULL || names == NULL || matched == NULL) {
-                return cli_error_set(err, EXIT_DATA, "out of memory");
-            }
-        }
-        if (!table_row(r, column_of, out, &out->launches[out->count], err)) {
-            return false;
-        }
-        out->matched[out->count++] = false;
-    }
-}
-
-/* A launch table when the file's first record starts with "kernel":
- *is_table, and the table read when it is one. */
-static bool try_table(const char *path, inspect_launch_set *out, bool *is_table, cli_error *err)
-{
-    *is_table = false;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return true; /* the profile reader says why */
-    }
-    csv_reader r;
-    bool ok = true;
-    if (!csv_init(&r, f, 4096, 16)) {
-        fclose(f);
-        return cli_error_set(err, EXIT_DATA, "out of memory");
-    }
-    if (csv_next(&r) == CSV_RECORD && !r.has_nul && strcmp(csv_field(&r, 0), "kernel") == 0) {
-        *is_table = true;
-        out->kind = "table";
-        ok = load_table(&r, out, err);
-    }
-    csv_free(&r);
-    fclose(f);
-    return ok;
-}
 
 bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error *err)
 {
     memset(out, 0, sizeof *out);
-    out->path = path;
-    out->kind = "profile";
-    bool is_table;
-    if (!try_table(path, out, &is_table, err)) {
-        inspect_launches_free(out);
-        return false;
-    }
-    if (is_table) {
-        out->path = path;           /* (free cleared it on error only) */
-        if (out->matched == NULL) { /* a header without rows */
-            out->matched = calloc(1, sizeof *out->matched);
-            out->launches = calloc(1, sizeof *out->launches);
-            if (out->matched == NULL || out->launches == NULL) {
-                inspect_launches_free(out);
-                return cli_error_set(err, EXIT_DATA, "out of memory");
-            }
-        }
-        return true;
-    }
-    occ_profile_input in = {path};
-    occ_profile_options opts;
-    occ_profile_options_init(&opts);
-    occ_profile_result *r;
     occ_profile_error perr;
-    if (occ_profile_read(&in, 1, &opts, &r, &perr) != OCC_OK) {
+    if (occ_profile_launches_read(path, &out->owner, &perr) != OCC_OK) {
         return cli_error_set(err, EXIT_DATA, "--launches: %s", perr.message);
     }
-    size_t n = occ_profile_group_count(r);
-    out->launches = calloc(n > 0 ? n : 1, sizeof *out->launches);
-    out->matched = calloc(n > 0 ? n : 1, sizeof *out->matched);
-    if (out->launches == NULL || out->matched == NULL) {
-        occ_profile_result_free(r);
-        inspect_launches_free(out);
-        return cli_error_set(err, EXIT_DATA, "out of memory");
-    }
-    out->owner = r;
-    for (size_t i = 0; i < n; i++) {
-        const occ_profile_group *g = occ_profile_group_at(r, i);
-        occ_inspect_launch *l = &out->launches[i];
-        l->name = g->name;
-        l->mangled = g->mangled;
-        memcpy(l->block, g->block, sizeof l->block);
-        /* a PyTorch profile gives static + dynamic shared memory only */
-        bool split = g->dyn_smem_bytes != OCC_PROFILE_UNKNOWN;
-        l->dyn_smem_bytes = split ? g->dyn_smem_bytes : OCC_INSPECT_UNKNOWN;
-        l->smem_total_bytes = split ? OCC_INSPECT_UNKNOWN : g->smem_bytes;
-        memcpy(l->cluster, g->cluster, sizeof l->cluster);
-        l->grid_blocks = (long long)g->grid[0] * (g->grid[1] > 0 ? g->grid[1] : 1) *
-                         (g->grid[2] > 0 ? g->grid[2] : 1);
-        l->weight = g->gpu_time_us;
-        l->source = OCC_INSPECT_LAUNCH_PROFILE;
-        l->carveout_percent = g->carveout_percent >= 0 ? g->carveout_percent : OCC_CARVEOUT_DEFAULT;
-    }
-    out->count = n;
+    const occ_inspect_launch_list *l = occ_profile_launches_list(out->owner);
+    out->path = path;
+    out->kind = l->kind;
+    out->launches = l->launches;
+    out->count = l->count;
+    out->matched = l->matched;
     return true;
 }
 
@@ -266,13 +39,7 @@ bool inspect_launches_apply(inspect_launch_set *set, occ_inspect_result *r,
 
 void inspect_launches_free(inspect_launch_set *set)
 {
-    occ_profile_result_free(set->owner);
-    for (size_t i = 0; i < set->name_count; i++) {
-        free(set->names[i]);
-    }
-    free(set->names);
-    free(set->launches);
-    free(set->matched);
+    occ_profile_launches_free(set->owner);
     memset(set, 0, sizeof *set);
 }
 

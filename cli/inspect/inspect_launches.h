@@ -1,7 +1,8 @@
 /*
  * inspect_launches.h - `--launches FILE` of occ inspect (and occ diff): the
- * launch configurations a program makes, read from a profile that occ
- * profile reads (libocc-profile), for occ_inspect_apply_launches.
+ * launch configurations a program makes, read by libocc-profile
+ * (occ_profile_launches_read: a profile or a launch table), given to the
+ * kernels read (occ_inspect_apply_launches), and printed.
  */
 #ifndef OCC_CLI_INSPECT_LAUNCHES_H
 #define OCC_CLI_INSPECT_LAUNCHES_H
@@ -11,28 +12,26 @@
 
 #include "cli.h"
 #include "occ_inspect.h"
+#include "occ_profile.h"
 
 struct json_stream;
 
+/* The fields of the set's occ_inspect_launch_list, where the commands and
+   their printers read them. */
 typedef struct inspect_launch_set {
-    const char *path;             /* as given */
-    const char *kind;             /* "profile" or "table" */
-    occ_inspect_launch *launches; /* names point into what `owner` holds */
+    const char *path;                   /* as given */
+    const char *kind;                   /* "profile" or "table" */
+    const occ_inspect_launch *launches; /* owned by `owner` */
     size_t count;
-    bool *matched; /* per launch, after inspect_launches_apply */
+    bool *matched; /* per launch, after inspect_launches_apply; owned by `owner` */
     occ_inspect_launch_match match;
-    void *owner;  /* the profile result */
-    char **names; /* a table's kernel names, owned */
-    size_t name_count;
+    occ_profile_launches *owner; /* what holds the launches and their names */
 } inspect_launch_set;
 
-/* A launch table's most rows, and its header's first column. */
-#define INSPECT_LAUNCH_TABLE_MAX_ROWS 1000000
-
 /* Reads FILE: a launch table (CSV whose header starts "kernel": columns
-   kernel, block, dyn_smem and the optional cluster, grid and weight;
-   docs/diff.md), or a profile (PyTorch profiler JSON, Nsight Systems SQLite
-   or CSV). False with the reason (EXIT_DATA). */
+   kernel, block, dyn_smem and the optional cluster, grid, weight and
+   carveout; docs/diff.md), or a profile (PyTorch profiler JSON, Nsight
+   Systems SQLite or CSV). False with the library's line (EXIT_DATA). */
 bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error *err);
 
 /* occ_inspect_apply_launches on r. */
