@@ -178,6 +178,55 @@ def test_launches_from_a_profile(tmp_path):
         occ.inspect(base, launches=tmp_path / "missing.json")
 
 
+def test_launches_from_a_table(tmp_path):
+    """inspect(launches=) reads a launch table as ``occ inspect --launches``
+    does (libocc-profile's occ_profile_launches_read): a row per launch, at its
+    block dims and dynamic shared memory; a bad cell is refused with the file,
+    the line, the column and the value."""
+    rows = [_baseline_row("_Z5scalePfi"), _baseline_row("_Z3addPf"), _baseline_row("_Z4idlev")]
+    base = tmp_path / "b.json"
+    base.write_text('{"schema":"occ.baseline","version":1,"occ_version":"0.1.0","inputs":[{"file":'
+                    '"k.cubin","format":"cubin"}],"options":{"arch":null,"functions":false,'
+                    '"all":false,"filter":null},"function_count":3,"functions":[\n'
+                    + ",\n".join(rows) + "\n]}\n")
+    table = tmp_path / "launches.csv"
+    table.write_text('kernel,block,dyn_smem,weight,carveout\n'
+                     '"scale(float*, int)",16x16,8K,3,\n'
+                     '*add*,128,1.5KiB,1,25\n'
+                     'add*,64,0,1,\n'
+                     'not_in_any_binary,64,0,4,\n')
+    got = occ.inspect(base, gpu="H200", launches=table, sort="name")
+    by_name = {}
+    for k in got:
+        by_name.setdefault(k.mangled, []).append(k)
+    assert [(k.launch_block, k.launch_dyn_smem_bytes, k.launch_source)
+            for k in by_name["_Z5scalePfi"]] == [((16, 16, 1), 8192, "table")]
+    assert sorted((k.launch_block, k.launch_dyn_smem_bytes, k.launch_carveout_percent)
+                  for k in by_name["_Z3addPf"]) == [((64, 1, 1), 0, None),
+                                                    ((128, 1, 1), 1536, 25)]
+    assert [k.launch_source for k in by_name["_Z4idlev"]] == ["api"]
+    cli = json.loads(run_cli(["inspect", "--gpu", "H200", "--launches", str(table), "--json",
+                              "--sort", "name", str(base)]).stdout)
+    assert cli["launch_match"]["source"] == "table" and cli["launch_match"]["matched"] == 3
+    assert [(f["mangled"], f["launch"]["source"], f["occupancy"]["threads"])
+            for f in cli["functions"]] == [(k.mangled, k.launch_source, k.threads) for k in got]
+    bad = tmp_path / "bad.csv"
+    for text, why in (("kernel,block,dyn_smem\nk,64,0\nk,2048,0\n",
+                       "line 3: block: '2048' is above the maximum, 1024"),
+                      ("kernel,block,dyn_smem\nk,0,0\n",
+                       "line 2: block: '0' is below the minimum, 1"),
+                      ("kernel,block,dyn_smem\nk,64,lots\n",
+                       "line 2: dyn_smem: 'lots' is not a size in bytes"),
+                      ("kernel,block\nk,64\n", "line 1: dyn_smem: missing")):
+        bad.write_text(text)
+        with pytest.raises(occ.OccError) as e:
+            occ.inspect(base, gpu="H200", launches=bad)
+        assert str(e.value).startswith(f"launches: {bad}: {why}"), str(e.value)
+        assert e.value.status == "bad format" and e.value.field == "launches"
+        cli = run_cli(["inspect", "--launches", str(bad), str(base)], check=False)
+        assert f"{bad}: {why}" in cli.stderr
+
+
 def test_options_checked_by_the_library():
     """jobs, arch and threads outside their ranges are refused by name, not
     run (jobs=10**6 once took 1.4 GB)."""

@@ -210,9 +210,12 @@ def inspect(
         filter: keep names that match this POSIX extended regular
             expression.
         launches: a profile ``occ profile`` reads (PyTorch profiler trace,
-            Nsight Systems SQLite export or CSV): each kernel gets a row for
-            each launch configuration recorded for it, at that launch
-            (``occ inspect --launches``; occ_inspect_apply_launches).
+            Nsight Systems SQLite export or CSV) or a launch table (CSV with
+            the header ``kernel,block,dyn_smem`` and optional ``cluster``,
+            ``grid``, ``weight``, ``carveout``; docs/inspect.md): each
+            kernel gets a row for each launch configuration recorded for it,
+            at that launch (``occ inspect --launches``;
+            occ_profile_launches_read, occ_inspect_apply_launches).
 
     Raises:
         OccError: a file that cannot be read, or is truncated, damaged or
@@ -286,8 +289,9 @@ def inspect(
 
 
 def _apply_launches(il, result, opts, launches) -> None:
-    """The profile's launch configurations given to the kernels read, as
-    ``occ inspect --launches`` does."""
+    """The launch configurations of a profile or a launch table given to the
+    kernels read, as ``occ inspect --launches`` does: libocc-profile reads
+    them (occ_profile_launches_read), libocc-inspect applies them."""
     if not isinstance(launches, (str, os.PathLike)):
         raise TypeError(f"launches must be a str or os.PathLike, not {type(launches).__name__}")
     raw = os.fsencode(launches)
@@ -295,39 +299,20 @@ def _apply_launches(il, result, opts, launches) -> None:
         raise OccError(f"{os.fsdecode(raw)!r}: embedded null byte", status="invalid argument",
                        code=1, field="launches")
     pl = n.profile_lib()
-    path = (n.ProfileInput * 1)()
-    path[0].path = raw
-    popts = n.ProfileOptions()
-    pl.occ_profile_options_init(_byref(popts))
-    prof = ctypes.c_void_p()
+    handle = ctypes.c_void_p()
     perr = n.ProfileError()
-    if pl.occ_profile_read(path, 1, _byref(popts), _byref(prof), _byref(perr)):
+    if pl.occ_profile_launches_read(raw, _byref(handle), _byref(perr)):
         raise OccError("launches: " + perr.message.decode("utf-8", "replace"),
                        status=n.text(n.lib.occ_status_name(perr.status)) or "",
                        code=perr.status, field="launches")
     try:
-        count = pl.occ_profile_group_count(prof)
-        array = (n.InspectLaunch * max(count, 1))()
-        for i in range(count):
-            g = pl.occ_profile_group_at(prof, i).contents
-            l = array[i]
-            l.name = g.name
-            l.mangled = g.mangled
-            l.block[:] = list(g.block)
-            split = g.dyn_smem_bytes != n.PROFILE_UNKNOWN
-            l.dyn_smem_bytes = g.dyn_smem_bytes if split else _UNKNOWN
-            l.smem_total_bytes = _UNKNOWN if split else g.smem_bytes
-            l.cluster[:] = list(g.cluster)
-            l.grid_blocks = g.grid[0] * max(g.grid[1], 1) * max(g.grid[2], 1)
-            l.weight = g.gpu_time_us
-            l.source = n.INSPECT_LAUNCH_FROM_PROFILE
-            l.carveout_percent = g.carveout_percent if g.carveout_percent >= 0 else -1
+        chosen = pl.occ_profile_launches_list(handle).contents
         err = n.InspectError()
-        if il.occ_inspect_apply_launches(result, _byref(opts), array, count, None, None,
-                                         _byref(err)):
+        if il.occ_inspect_apply_launches(result, _byref(opts), chosen.launches, chosen.count,
+                                         chosen.matched, _byref(chosen.match), _byref(err)):
             _raise(err)
     finally:
-        pl.occ_profile_result_free(prof)
+        pl.occ_profile_launches_free(handle)
 
 
 def _raise(err: n.InspectError) -> None:

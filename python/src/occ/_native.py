@@ -378,6 +378,17 @@ class InspectLaunchMatch(Structure):
     ]
 
 
+class InspectLaunchList(Structure):
+    _fields_ = [
+        ("path", c_char_p),
+        ("kind", c_char_p),
+        ("launches", POINTER(InspectLaunch)),
+        ("count", c_size_t),
+        ("matched", POINTER(c_bool)),
+        ("match", InspectLaunchMatch),
+    ]
+
+
 class InspectKernel(Structure):
     _fields_ = [
         ("name", c_char_p),
@@ -563,6 +574,7 @@ STRUCTS = {
     "occ_inspect_error": InspectError,
     "occ_inspect_launch": InspectLaunch,
     "occ_inspect_launch_match": InspectLaunchMatch,
+    "occ_inspect_launch_list": InspectLaunchList,
     "occ_profile_input": ProfileInput,
     "occ_profile_options": ProfileOptions,
     "occ_profile_device": ProfileDevice,
@@ -778,6 +790,10 @@ def _proto_profile(pl: ctypes.CDLL) -> None:
         "occ_profile_format_name": (c_char_p, c_int),
         "occ_profile_kineto_cause_name": (c_char_p, c_int),
         "occ_profile_rank": (c_size_t, res, POINTER(c_size_t), c_size_t),
+        # occ_profile_launches *, opaque: a profile's or a launch table's launches
+        "occ_profile_launches_read": (c_int, c_char_p, POINTER(c_void_p), perr),
+        "occ_profile_launches_list": (POINTER(InspectLaunchList), c_void_p),
+        "occ_profile_launches_free": (None, c_void_p),
     }
     for name, (restype, *argtypes) in table.items():
         f = getattr(pl, name)
