@@ -139,9 +139,11 @@ occ_status occ_dyn_smem_available(const occ_device *d, const occ_kernel *kernel,
             occ__msg_int(&m, num_blocks);
             occ__msg_str(&m, ": only ");
             occ__msg_int(&m, r.blocks_per_sm);
-            occ__msg_str(&m, " blocks of ");
+            occ__msg_str(&m, r.blocks_per_sm == 1 ? " block of " : " blocks of ");
             occ__msg_int(&m, block_size);
-            occ__msg_str(&m, " threads fit per SM even without dynamic shared memory");
+            occ__msg_str(&m, block_size == 1 ? " thread" : " threads");
+            occ__msg_str(&m, r.blocks_per_sm == 1 ? " fits" : " fit");
+            occ__msg_str(&m, " per SM even without dynamic shared memory");
         }
         return OCC_ERR_NOT_FOUND;
     }

@@ -88,8 +88,8 @@ static void nearby_sizes(occ_msg *m, const occ_device *d, const occ_kernel *k,
             occ__msg_str(m, " (");
             plural(m, o.max_active_clusters, "cluster", "clusters");
             occ__msg_str(m, ", ");
-            occ__msg_count(m, o.active_sms);
-            occ__msg_str(m, " SMs)");
+            plural(m, o.active_sms, "SM", "SMs");
+            occ__msg_str(m, ")");
             shown++;
         }
     }
@@ -131,8 +131,8 @@ size_t occ_cluster_explain(const occ_device *d, const occ_kernel *k, char *buf, 
     occ__msg_str(&m, r.exact ? ": " : ": at most ");
     plural(&m, r.max_active_clusters, "active cluster", "active clusters");
     occ__msg_str(&m, ", ");
-    occ__msg_count(&m, r.active_blocks);
-    occ__msg_str(&m, " blocks on ");
+    plural(&m, r.active_blocks, "block", "blocks");
+    occ__msg_str(&m, " on ");
     occ__msg_count(&m, r.active_sms);
     occ__msg_str(&m, " of ");
     occ__msg_count(&m, r.sm_count);

@@ -86,12 +86,20 @@ static void blocks_phrase(occ_msg *m, int blocks)
     occ__msg_str(m, blocks == 1 ? " block" : " blocks");
 }
 
+/* "1 warp", "8 warps": a count and its noun. */
+static void plural(occ_msg *m, long long n, const char *one, const char *many)
+{
+    occ__msg_count(m, n);
+    occ__msg_str(m, " ");
+    occ__msg_str(m, n == 1 ? one : many);
+}
+
 static void option_phrase(occ_msg *m, const occ_explain_option *o)
 {
     blocks_phrase(m, o->blocks_per_sm);
     occ__msg_str(m, ", ");
-    occ__msg_count(m, o->warps_per_sm);
-    occ__msg_str(m, " warps (");
+    plural(m, o->warps_per_sm, "warp", "warps");
+    occ__msg_str(m, " (");
     occ__msg_percent(m, o->occupancy);
     occ__msg_str(m, ")");
 }
@@ -144,8 +152,8 @@ static void step_registers(const explain_ctx *c, occ_msg *m)
     occ__msg_str(m, ". ");
     if (r->limit_registers == 0 && r->zero_reason == OCC_ZERO_REGS_PER_BLOCK) {
         occ__msg_str(m, "A block of ");
-        occ__msg_count(m, r->warps_per_block);
-        occ__msg_str(m, " warps needs ");
+        plural(m, r->warps_per_block, "warp", "warps");
+        occ__msg_str(m, " needs ");
         occ__msg_count(m, r->regs_per_block_allocated);
         occ__msg_str(m, " (counted over whole sub-partitions), more than the ");
         occ__msg_count(m, d->regs_per_block);
@@ -160,14 +168,14 @@ static void step_registers(const explain_ctx *c, occ_msg *m)
     occ__msg_str(m, " sub-partitions of ");
     occ__msg_count(m, per_sub);
     occ__msg_str(m, ": ");
-    occ__msg_count(m, r->warps_per_sm_by_regs / d->sub_partitions_per_sm);
-    occ__msg_str(m, " warps each, ");
-    occ__msg_count(m, r->warps_per_sm_by_regs);
-    occ__msg_str(m, " warps per SM; ");
+    plural(m, r->warps_per_sm_by_regs / d->sub_partitions_per_sm, "warp", "warps");
+    occ__msg_str(m, " each, ");
+    plural(m, r->warps_per_sm_by_regs, "warp", "warps");
+    occ__msg_str(m, " per SM; ");
     occ__msg_count(m, r->warps_per_sm_by_regs);
     occ__msg_str(m, " / ");
-    occ__msg_count(m, r->warps_per_block);
-    occ__msg_str(m, " warps per block");
+    plural(m, r->warps_per_block, "warp", "warps");
+    occ__msg_str(m, " per block");
     if (r->partitioned_gc_on) {
         occ__msg_str(m, ", placed per half SM (partitioned global caching),");
     }
@@ -304,8 +312,8 @@ static void fill_waste(const explain_ctx *c, occ_explanation *e)
     occ__msg_str(&m, " warp slots stay empty");
     if (e->warp_slots_stranded > 0) {
         occ__msg_str(&m, ", stranded by block granularity: blocks of ");
-        occ__msg_count(&m, r->warps_per_block);
-        occ__msg_str(&m, " warps fit ");
+        plural(&m, r->warps_per_block, "warp", "warps");
+        occ__msg_str(&m, " fit ");
         occ__msg_count(&m, r->limit_warps);
         occ__msg_str(&m, r->limit_warps == 1 ? " time" : " times");
         occ__msg_str(&m, " and one more would need ");
@@ -502,8 +510,8 @@ static void change_text(const explain_ctx *c, occ_explain_change *ch, int limit_
             occ__msg_str(&m, " bytes per block (static + dynamic)");
             break;
         case OCC_SWEEP_THREADS:
-            occ__msg_count(&m, o->value);
-            occ__msg_str(&m, " threads per block");
+            plural(&m, o->value, "thread", "threads");
+            occ__msg_str(&m, " per block");
             break;
         case OCC_SWEEP_BARRIERS:
             occ__msg_int(&m, o->value);
@@ -580,8 +588,8 @@ static void fill_summary(const explain_ctx *c, occ_explanation *e)
     occ__msg_str(&m, ".");
     if (r->exceeds_launch_bounds) {
         occ__msg_str(&m, " The block exceeds the kernel's __launch_bounds__ of ");
-        occ__msg_count(&m, c->k->max_threads_per_block);
-        occ__msg_str(&m, " threads: the launch fails (the occupancy API answers anyway).");
+        plural(&m, c->k->max_threads_per_block, "thread", "threads");
+        occ__msg_str(&m, ": the launch fails (the occupancy API answers anyway).");
     }
 }
 

@@ -133,7 +133,7 @@ static void test_bad_arguments(void **state)
     assert_string_equal(err.field, "num_blocks");
     k.regs_per_thread = 255;
     assert_int_equal(occ_dyn_smem_available(&d, &k, 2, 256, &dyn, &err), OCC_ERR_NOT_FOUND);
-    assert_non_null(strstr(err.message, "only 1 blocks of 256 threads fit"));
+    assert_non_null(strstr(err.message, "only 1 block of 256 threads fits per SM"));
 }
 
 int main(void)

@@ -731,6 +731,52 @@ static void test_mismatch_flagged(void **state)
     free(text);
 }
 
+/* One launch of one block reads in the singular: "1 launch", "the grid of 1
+   block", "1 SM holds" (torch-raw launch 0 cut to itself, its grid to one
+   block: 131 of the 132 SMs idle). */
+static void test_one_launch_singular(void **state)
+{
+    (void)state;
+    char *text = gunzip("ncu-h200/torch-raw.csv.gz");
+    char *one_block = with_field(text, 0, "launch__grid_size", "1");
+    char *one = with_field(one_block, 0, "launch__waves_per_multiprocessor", "0.00");
+    free(one_block);
+    char *end = one;
+    for (int lines = 0; lines < 3; lines++) {
+        end = strchr(end, '\n');
+        assert_non_null(end);
+        end++;
+    }
+    *end = '\0'; /* the header, the units and launch 0 */
+    assert_int_equal(OCC(one, "ncu", "--top", "1", "-"), EXIT_OK);
+    assert_non_null(strstr(last.out, "occ ncu: 1 file, 1 launch\n"));
+    assert_non_null(strstr(last.out, "on 1 of 1 launch (theoretical"));
+    assert_non_null(strstr(last.out, ", 1 launch on "));
+    /* the paragraph as one line: wrapped lines joined, their indent dropped */
+    char *flat = strdup(last.out);
+    assert_non_null(flat);
+    size_t n = 0;
+    for (const char *p = last.out; *p != '\0'; p++) {
+        if (*p == '\n') {
+            while (p[1] == ' ') {
+                p++;
+            }
+            flat[n++] = ' ';
+        } else {
+            flat[n++] = *p;
+        }
+    }
+    flat[n] = '\0';
+    assert_non_null(strstr(flat, "The grid of 1 block is smaller than one wave of 660: 1 SM holds "
+                                 "1.00 block each on average and 131 SMs stay idle."));
+    free(flat);
+    assert_null(strstr(last.out, " 1 launches"));
+    assert_null(strstr(last.out, " 1 blocks"));
+    assert_null(strstr(last.out, " 1 SMs"));
+    free(one);
+    free(text);
+}
+
 /* ncu's own messages before the CSV (its output redirected to a file). */
 static void test_ncu_messages_skipped(void **state)
 {
@@ -1993,6 +2039,7 @@ int main(void)
         cmocka_unit_test(test_json_schema),
         cmocka_unit_test(test_mismatch_flagged),
         cmocka_unit_test(test_ncu_messages_skipped),
+        cmocka_unit_test(test_one_launch_singular),
         cmocka_unit_test(test_stdin_pipe),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_usage_errors),

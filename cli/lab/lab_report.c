@@ -197,15 +197,16 @@ static void text_residency(FILE *o, const lab_view *v)
         }
         fprintf(o, "; local memory counted as spill traffic\n");
         fprintf(o,
-                "model error on the other %d rows: median %.1f%%, max %.1f%%, rank "
+                "model error on the other %d row%s: median %.1f%%, max %.1f%%, rank "
                 "correlation %.3f\n",
-                m->rows_compared, 100.0 * m->median_error, 100.0 * m->max_error,
-                m->rank_correlation);
+                m->rows_compared, m->rows_compared == 1 ? "" : "s", 100.0 * m->median_error,
+                100.0 * m->max_error, m->rank_correlation);
         fprintf(o,
-                "  without rows that spill (%d rows): median %.1f%%, max %.1f%%, rank "
+                "  without rows that spill (%d row%s): median %.1f%%, max %.1f%%, rank "
                 "correlation %.3f\n",
-                m->rows_compared_no_spill, 100.0 * m->median_error_no_spill,
-                100.0 * m->max_error_no_spill, m->rank_correlation_no_spill);
+                m->rows_compared_no_spill, m->rows_compared_no_spill == 1 ? "" : "s",
+                100.0 * m->median_error_no_spill, 100.0 * m->max_error_no_spill,
+                m->rank_correlation_no_spill);
     } else {
         fprintf(o, "model: not calibrated: %s\n", m->why);
     }
@@ -225,11 +226,11 @@ static void text_residency(FILE *o, const lab_view *v)
         const lab_residency_row *l = &rows[s->pair_low];
         fprintf(o,
                 "equal loads in flight (%d a SM): %s at %.1f%% and %s at %.1f%% occupancy "
-                "(%.0fx apart), time ratio %.2f (%d such pairs, ratios %.2f to %.2f)\n",
+                "(%.0fx apart), time ratio %.2f (%d such pair%s, ratios %.2f to %.2f)\n",
                 lab_residency_in_flight(h), h->label, pct(h->warps_per_sm, h->max_warps_per_sm),
                 l->label, pct(l->warps_per_sm, l->max_warps_per_sm),
                 (double)h->warps_per_sm / l->warps_per_sm, s->pair_time_ratio, s->pair_count,
-                s->pair_ratio_min, s->pair_ratio_max);
+                s->pair_count == 1 ? "" : "s", s->pair_ratio_min, s->pair_ratio_max);
     } else {
         fprintf(o, "equal loads in flight: no pair of rows at occupancies 4x apart\n");
     }

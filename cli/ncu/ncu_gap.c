@@ -74,14 +74,21 @@ typedef struct groups {
     char a[32], b[32], c[32], d[32];
 } groups;
 
+/* "" for one, "s" for any other count: "1 block", "2 blocks". */
+static const char *s_of(long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
 static void explain_theoretical(text *t, const occ_profile_ncu_check *c)
 {
     const occ_result *r = &c->result;
     groups n;
     add(t,
-        "Theoretical occupancy %.2f%%: %d block%s of %d warps per SM, %d of %d warps, limited by ",
-        pct(c->theoretical), r->blocks_per_sm, r->blocks_per_sm == 1 ? "" : "s", r->warps_per_block,
-        r->warps_per_sm, r->max_warps_per_sm);
+        "Theoretical occupancy %.2f%%: %d block%s of %d warp%s per SM, %d of %d warps, limited "
+        "by ",
+        pct(c->theoretical), r->blocks_per_sm, s_of(r->blocks_per_sm), r->warps_per_block,
+        s_of(r->warps_per_block), r->warps_per_sm, r->max_warps_per_sm);
     const occ_limiter order[] = {OCC_LIMITER_WARPS, OCC_LIMITER_BLOCKS, OCC_LIMITER_REGISTERS,
                                  OCC_LIMITER_SHARED_MEM, OCC_LIMITER_BARRIERS};
     int named = 0;
@@ -113,9 +120,10 @@ static void explain_clusters(text *t, const occ_profile_ncu_check *c, const occ_
     if (!c->has_clusters) {
         return;
     }
-    add(t, "Clusters of %d blocks: ", c->cluster_size);
+    add(t, "Clusters of %d block%s: ", c->cluster_size, s_of(c->cluster_size));
     if (c->ncu_max_active_clusters >= 0) {
-        add(t, "%d clusters fit at once (Nsight", c->ncu_max_active_clusters);
+        add(t, "%d cluster%s fit%s at once (Nsight", c->ncu_max_active_clusters,
+            s_of(c->ncu_max_active_clusters), c->ncu_max_active_clusters == 1 ? "s" : "");
     } else {
         add(t, "Nsight exported no count of active clusters (");
     }
@@ -133,8 +141,9 @@ static void explain_clusters(text *t, const occ_profile_ncu_check *c, const occ_
             add(t, ": clusters leave %.2f points of occupancy unused on the SMs they occupy.\n",
                 pct(g->cluster_loss));
         } else {
-            add(t, ": %d SMs stay idle, while the busy ones hold as many blocks as they can.\n",
-                c->sm_count - g->active_sms);
+            int idle = c->sm_count - g->active_sms;
+            add(t, ": %d SM%s stay%s idle, while the busy ones hold as many blocks as they can.\n",
+                idle, s_of(idle), idle == 1 ? "s" : "");
         }
     } else {
         add(t, ", enough for every block slot.\n");
@@ -155,27 +164,31 @@ static void explain_grid(text *t, const occ_profile_ncu_check *c, const occ_gap_
     group_digits(g->grid_blocks, n.a, sizeof n.a);
     group_digits(g->wave_blocks, n.b, sizeof n.b);
     if (waves == 1 && g->grid_blocks < g->wave_blocks) {
+        double each = (double)g->grid_blocks / (double)g->active_sms;
         add(t,
-            "The grid of %s blocks is smaller than one wave of %s: %d SMs hold %.2f "
-            "blocks each on average",
-            n.a, n.b, g->active_sms, (double)g->grid_blocks / (double)g->active_sms);
+            "The grid of %s block%s is smaller than one wave of %s: %d SM%s hold%s %.2f "
+            "block%s each on average",
+            n.a, s_of(g->grid_blocks), n.b, g->active_sms, s_of(g->active_sms),
+            g->active_sms == 1 ? "s" : "", each, each == 1.0 ? "" : "s");
         if (g->active_sms < c->sm_count) {
-            add(t, " and %d SMs stay idle", c->sm_count - g->active_sms);
+            int idle = c->sm_count - g->active_sms;
+            add(t, " and %d SM%s stay%s idle", idle, s_of(idle), idle == 1 ? "s" : "");
         }
         add(t, ". With blocks of equal duration that allows %.2f%%.\n", pct(g->grid_bound));
     } else if (g->last_wave_blocks < g->wave_blocks) {
         add(t,
             "The grid of %s blocks makes %.2f waves of %s: %s full and a last one of %s "
-            "blocks (%.0f%% full). With blocks of equal duration that allows %.2f%%; the "
+            "block%s (%.0f%% full). With blocks of equal duration that allows %.2f%%; the "
             "tail costs %.2f points.\n",
             n.a, (double)g->grid_blocks / (double)g->wave_blocks, n.b,
             group_digits(g->full_waves, n.c, sizeof n.c),
-            group_digits(g->last_wave_blocks, n.d, sizeof n.d),
+            group_digits(g->last_wave_blocks, n.d, sizeof n.d), s_of(g->last_wave_blocks),
             pct((double)g->last_wave_blocks / (double)g->wave_blocks), pct(g->grid_bound),
             pct(g->tail_loss));
     } else {
-        add(t, "The grid of %s blocks is exactly %s wave%s of %s: no tail.\n", n.a,
-            group_digits(g->full_waves, n.c, sizeof n.c), g->full_waves == 1 ? "" : "s", n.b);
+        add(t, "The grid of %s block%s is exactly %s wave%s of %s: no tail.\n", n.a,
+            s_of(g->grid_blocks), group_digits(g->full_waves, n.c, sizeof n.c), s_of(g->full_waves),
+            n.b);
     }
 }
 

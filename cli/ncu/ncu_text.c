@@ -66,13 +66,13 @@ void ncu_print_text_summary(FILE *out, const ncu_summary *s)
 {
     char a[32];
     char b[32];
-    fprintf(out, "occ ncu: %d file%s, %s launches\n", s->file_count, s->file_count == 1 ? "" : "s",
-            group_digits(s->launches, a, sizeof a));
+    fprintf(out, "occ ncu: %d file%s, %s launch%s\n", s->file_count, s->file_count == 1 ? "" : "s",
+            group_digits(s->launches, a, sizeof a), s->launches == 1 ? "" : "es");
     cli_print_wrappedf(out, 0,
-                       "libocc agrees with Nsight Compute on %s of %s launches (theoretical "
+                       "libocc agrees with Nsight Compute on %s of %s launch%s (theoretical "
                        "occupancy, every Block Limit, waves, active clusters).",
-                       group_digits(s->agreed, a, sizeof a),
-                       group_digits(s->launches, b, sizeof b));
+                       group_digits(s->agreed, a, sizeof a), group_digits(s->launches, b, sizeof b),
+                       s->launches == 1 ? "" : "es");
     if (s->agreed < s->launches) {
         print_mismatch_counts(out, s);
     }
@@ -135,11 +135,12 @@ void ncu_print_text_file(FILE *out, const ncu_summary *s, int file_index)
     char path[600];
     char a[32];
     char b[32];
-    fprintf(out, "\n%s: %s, %s launches", cli_visible(f->path, path, sizeof path),
-            page_name(f->page), group_digits(f->launches, a, sizeof a));
+    fprintf(out, "\n%s: %s, %s launch%s", cli_visible(f->path, path, sizeof path),
+            page_name(f->page), group_digits(f->launches, a, sizeof a),
+            f->launches == 1 ? "" : "es");
     if (f->launches > 0) {
-        fprintf(out, " on %s (%d SMs); libocc agrees on %s", f->gpu, f->sm_count,
-                group_digits(f->agreed, b, sizeof b));
+        fprintf(out, " on %s (%d SM%s); libocc agrees on %s", f->gpu, f->sm_count,
+                f->sm_count == 1 ? "" : "s", group_digits(f->agreed, b, sizeof b));
     }
     fputs("\n", out);
     if (f->launches == 0) {

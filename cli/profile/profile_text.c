@@ -169,16 +169,18 @@ static void print_checks(FILE *out, const profile_view *v)
     fprintf(out, "\nChecked against the trace\n");
     if (s->smem_config_checked) {
         fprintf(out,
-                "- sharedMemoryExecuted: %s launches; %s differ from libocc's launch-time "
+                "- sharedMemoryExecuted: %s launch%s; %s differ%s from libocc's launch-time "
                 "shared-memory configuration.\n",
                 group_digits(s->smem_config_checked, a, sizeof a),
-                group_digits(s->smem_config_differs, b, sizeof b));
+                s->smem_config_checked == 1 ? "" : "es",
+                group_digits(s->smem_config_differs, b, sizeof b),
+                s->smem_config_differs == 1 ? "s" : "");
         for (size_t i = 0; i < occ_profile_group_count(r); i++) {
             const occ_profile_group *g = occ_profile_group_at(r, i);
             if (g->trace_smem_config_differs) {
                 char name[96];
-                fprintf(out, "  %lld launches of %s (%dx%dx%d, %d regs, %d B): trace %d, occ %d\n",
-                        g->trace_smem_config_differs,
+                fprintf(out, "  %lld launch%s of %s (%dx%dx%d, %d regs, %d B): trace %d, occ %d\n",
+                        g->trace_smem_config_differs, g->trace_smem_config_differs == 1 ? "" : "es",
                         profile_short_name(g->name, name, sizeof name), g->block[0], g->block[1],
                         g->block[2], g->regs_per_thread, g->smem_bytes, g->trace_smem_config_bytes,
                         g->smem_config_bytes);
@@ -189,9 +191,9 @@ static void print_checks(FILE *out, const profile_view *v)
         char line[1024];
         size_t used = (size_t)snprintf(
             line, sizeof line,
-            "- Kineto's est. achieved occupancy: %s launches; libocc's grid-bound occupancy "
+            "- Kineto's est. achieved occupancy: %s launch%s; libocc's grid-bound occupancy "
             "agrees on %s.",
-            group_digits(s->kineto_checked, a, sizeof a),
+            group_digits(s->kineto_checked, a, sizeof a), s->kineto_checked == 1 ? "" : "es",
             group_digits(s->kineto_by_cause[OCC_PROFILE_KINETO_AGREES], b, sizeof b));
         for (int c = 1; c < 8 && used < sizeof line; c++) {
             if (s->kineto_by_cause[c]) {
