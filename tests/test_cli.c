@@ -277,10 +277,39 @@ static int table_value(const char *text, const char *row, bool *limiter)
     return strcmp(value, "-") == 0 ? -1 : atoi(value);
 }
 
+/* The launch as Nsight shows it: occ_calc at the configuration the driver
+   picks at launch (occ_launch_smem_config), where one is predicted. */
+static occ_result nsight_calc(const launch *l, const occ_result *api)
+{
+    occ_device d;
+    occ_kernel k;
+    assert_int_equal(occ_gpu_find(l->gpu, &d, NULL), OCC_OK);
+    occ_kernel_init(&k);
+    k.block_x = l->x;
+    k.block_y = l->y;
+    k.block_z = l->z;
+    k.regs_per_thread = l->regs;
+    k.static_smem_bytes = l->smem;
+    k.dyn_smem_bytes = l->dyn_smem;
+    k.carveout_percent = l->carveout;
+    occ_smem_config_result c;
+    if (d.carveout_step_count == 0 ||
+        occ_launch_smem_config(&d, &k, OCC_CACHE_PREFER_NONE, &c, NULL) != OCC_OK) {
+        return *api;
+    }
+    k.smem_config_bytes = c.config_bytes;
+    occ_result r;
+    assert_int_equal(occ_calc(&d, &k, &r, NULL), OCC_OK);
+    return r;
+}
+
 static void text_test(void **state)
 {
     const text_case *c = *state;
-    occ_result r = lib_calc(&c->l);
+    occ_result api = lib_calc(&c->l);
+    occ_result r = nsight_calc(&c->l, &api);
+    occ_device d;
+    assert_int_equal(occ_gpu_find(c->l.gpu, &d, NULL), OCC_OK);
     assert_int_equal(run_launch(&c->l, NULL), EXIT_OK);
     assert_string_equal(last.err, "");
 
@@ -294,19 +323,48 @@ static void text_test(void **state)
         {"Block Limit SM", OCC_LIMITER_BLOCKS},
         {"Block Limit Barriers", OCC_LIMITER_BARRIERS},
     };
+    /* the marks say what binds the answer the words work through: the
+       API's, unless the configuration at launch changes the blocks */
+    unsigned limiters = r.blocks_per_sm == api.blocks_per_sm ? api.limiters : r.limiters;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        int expect = rows[i].which == OCC_LIMITER_REGISTERS    ? r.limit_registers
-                     : rows[i].which == OCC_LIMITER_SHARED_MEM ? r.limit_shared_mem
-                     : rows[i].which == OCC_LIMITER_WARPS      ? r.limit_warps
-                     : rows[i].which == OCC_LIMITER_BLOCKS     ? r.limit_blocks
-                                                               : r.limit_barriers;
+        const occ_result *of[2] = {&r, &api};
+        int value[2];
+        for (int j = 0; j < 2; j++) {
+            value[j] = rows[i].which == OCC_LIMITER_REGISTERS    ? of[j]->limit_registers
+                       : rows[i].which == OCC_LIMITER_SHARED_MEM ? of[j]->limit_shared_mem
+                       : rows[i].which == OCC_LIMITER_WARPS      ? of[j]->limit_warps
+                       : rows[i].which == OCC_LIMITER_BLOCKS     ? of[j]->limit_blocks
+                                                                 : of[j]->limit_barriers;
+        }
+        int expect = value[0];
+        /* Nsight caps Block Limit Barriers at the block slots (docs/ncu.md) */
+        if (rows[i].which == OCC_LIMITER_BARRIERS && d.barriers_per_block_slot > 0 &&
+            expect > d.max_blocks_per_sm) {
+            expect = d.max_blocks_per_sm;
+        }
         bool marked;
         int shown = table_value(last.out, rows[i].row, &marked);
         assert_int_equal(shown, expect == OCC_UNLIMITED ? -1 : expect);
-        assert_int_equal(marked, (r.limiters & (unsigned)rows[i].which) != 0);
+        assert_int_equal(marked, (limiters & (unsigned)rows[i].which) != 0);
+        /* the occupancy API's figure beside the row exactly where it differs */
+        const char *row = strstr(last.out, rows[i].row);
+        const char *end = strchr(row, '\n');
+        const char *beside = strstr(row, "(occupancy API: ");
+        if (value[1] == expect) {
+            assert_true(beside == NULL || beside > end);
+        } else {
+            assert_true(beside != NULL && beside < end);
+            char api_text[48];
+            if (value[1] == OCC_UNLIMITED) {
+                snprintf(api_text, sizeof api_text, "(occupancy API: -)\n");
+            } else {
+                snprintf(api_text, sizeof api_text, "(occupancy API: %d)\n", value[1]);
+            }
+            assert_int_equal(strncmp(beside, api_text, strlen(api_text)), 0);
+        }
     }
     char active[64];
-    snprintf(active, sizeof active, "%d of %d\n", r.warps_per_sm, r.max_warps_per_sm);
+    snprintf(active, sizeof active, "%d of %d", r.warps_per_sm, r.max_warps_per_sm);
     const char *row = strstr(last.out, "Theoretical Active Warps per SM");
     assert_non_null(row);
     assert_non_null(strstr(row, active));
@@ -1195,7 +1253,8 @@ static const struct CMUnitTest batch_tests[] = {
     BATCH_FAIL_CASE("batch-fail-6", "threads,regs\n", "column 'gpu' is missing"),
 };
 
-/* A header alone is a valid, empty batch; an unknown column passes through with a note. */
+/* A header alone is a valid, empty batch; an unknown column passes through,
+   with a note only when it is near an input column's name. */
 static void batch_edges_test(void **state)
 {
     (void)state;
@@ -1212,7 +1271,14 @@ static void batch_edges_test(void **state)
     assert_string_equal(row.field[6], "first");
     occ_kernel k = kernel_of(256, 1, 64, 0, 0, OCC_CARVEOUT_DEFAULT);
     assert_csv_result(&row, 7, "H200", &k);
-    assert_non_null(strstr(last.err, "column 'note' is not an input column"));
+    /* a pass-through column is documented: no note on every run */
+    assert_string_equal(last.err, "");
+    /* a near miss of an input column is news: a misspelt input would pass through unread */
+    assert_int_equal(OCC("gpu,threads,regs,smem,dyn_smem,carveout,barrier\nH200,256,64,0,0,,2\n",
+                         "calc", "--batch", "-"),
+                     EXIT_OK);
+    assert_string_equal(last.err, "occ calc: <stdin>: column 'barrier' is not an input column "
+                                  "(did you mean 'barriers'?); passed through\n");
 
     /* Columns in any order. */
     assert_int_equal(
@@ -1300,6 +1366,208 @@ static void gpus_bad_option_test(void **state)
                                   "occ: try 'occ gpus --help'\n");
 }
 
+/* No --regs: 0 registers is no compiled kernel, so every command that
+   describes one says so on stderr, the text says "(not given)" and JSON has
+   kernel.regs_per_thread_given false; with --regs, nothing. */
+static void regs_not_given_test(void **state)
+{
+    (void)state;
+    static const char *const note = "note: --regs not given: computed with 0 registers per thread";
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256"), EXIT_OK);
+    assert_true(starts_with(last.err, "occ calc: note: --regs not given"));
+    assert_non_null(strstr(last.out, "0 registers per thread (not given),"));
+    assert_int_equal(OCC(NULL, "explain", "--gpu", "H200", "--threads", "256"), EXIT_OK);
+    assert_true(starts_with(last.err, "occ explain: "));
+    assert_non_null(strstr(last.err, note));
+    assert_non_null(strstr(last.out, "0 registers per thread (not given),"));
+    assert_int_equal(OCC(NULL, "sweep", "smem", "--gpu", "H200", "--threads", "256"), EXIT_OK);
+    assert_non_null(strstr(last.err, note));
+    assert_int_equal(OCC(NULL, "suggest", "--gpu", "H200"), EXIT_OK);
+    assert_non_null(strstr(last.err, note));
+    /* --warps describes no kernel: nothing to note */
+    assert_int_equal(OCC(NULL, "latency", "--gpu", "H200", "--warps", "32"), EXIT_OK);
+    assert_null(strstr(last.err, note));
+
+    static const char *const json_commands[][2] = {
+        {"calc", NULL}, {"explain", NULL}, {"sweep", "regs"}, {"sweep", "cluster"}};
+    for (size_t i = 0; i < sizeof json_commands / sizeof json_commands[0]; i++) {
+        for (int given = 0; given < 2; given++) {
+            const char *args[16] = {json_commands[i][0]};
+            int n = 1;
+            if (json_commands[i][1] != NULL) {
+                args[n++] = json_commands[i][1];
+            }
+            const char *rest[] = {"--gpu", "H200", "--threads", "256", "--json"};
+            for (size_t j = 0; j < sizeof rest / sizeof rest[0]; j++) {
+                args[n++] = rest[j];
+            }
+            if (given) {
+                args[n++] = "--regs";
+                args[n++] = "0";
+            }
+            args[n] = NULL;
+            assert_int_equal(run_cli(NULL, args), EXIT_OK);
+            assert_int_equal(strstr(last.err, note) != NULL, !given);
+            json_error_t jerr;
+            json_t *doc = json_loads(last.out, 0, &jerr);
+            assert_non_null(doc);
+            json_t *flag = json_object_get(json_object_get(doc, "kernel"), "regs_per_thread_given");
+            if (!json_is_boolean(flag) || json_is_true(flag) != (given != 0)) {
+                fail_msg("%s %s: kernel.regs_per_thread_given is not %s", json_commands[i][0],
+                         json_commands[i][1] != NULL ? json_commands[i][1] : "",
+                         given ? "true" : "false");
+            }
+            json_decref(doc);
+        }
+    }
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "0"),
+                     EXIT_OK);
+    assert_string_equal(last.err, "");
+    assert_null(strstr(last.out, "(not given)"));
+}
+
+/* A family name that stands for one of several GPUs names the one it chose
+   and the others; a full name, an alias of one product or an architecture
+   says nothing. */
+static void gpu_variant_note_test(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "A100", "--threads", "256", "--regs", "32"),
+                     EXIT_OK);
+    assert_non_null(strstr(last.err, "occ calc: note: --gpu A100 is the A100 SXM 40GB; the "
+                                     "database also has A100 PCIe 40GB, A100 SXM 80GB, A100 PCIe "
+                                     "80GB,"));
+    assert_true(starts_with(last.out, "A100 SXM 40GB (sm_80):"));
+    assert_int_equal(OCC(NULL, "suggest", "--gpu", "h100", "--regs", "32"), EXIT_OK);
+    assert_non_null(strstr(last.err, "--gpu h100 is the H100 SXM; the database also has H100 "
+                                     "PCIe, H100 NVL"));
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "4090", "--threads", "256", "--regs", "32"),
+                     EXIT_OK);
+    assert_non_null(strstr(last.err, "--gpu 4090 is the RTX 4090; the database also has RTX "
+                                     "4090 D, RTX 4090 Laptop GPU"));
+    static const char *const quiet[] = {"A100 SXM 40GB", "a100-80gb", "nvidia a100-sxm4-40gb",
+                                        "H200",          "sm_80",     "8.0"};
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+        assert_int_equal(OCC(NULL, "calc", "--gpu", quiet[i], "--threads", "256", "--regs", "32"),
+                         EXIT_OK);
+        if (last.err[0] != '\0') {
+            fail_msg("--gpu '%s': %s", quiet[i], last.err);
+        }
+    }
+}
+
+/* occ sweep smem follows Nsight to 0 blocks at its last point on an H200
+   (232,960 bytes: past the 227 KB a block may have by less than the 1 KB
+   reserve), where occ calc of that allocation gives 1; the text says so. */
+static void sweep_smem_quirk_test(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        OCC(NULL, "sweep", "smem", "--gpu", "H200", "--threads", "256", "--regs", "32"), EXIT_OK);
+    assert_non_null(strstr(last.out, "\n232960                        0        0       0.0%\n"));
+    char *flat = strdup(last.out);
+    assert_non_null(flat);
+    for (char *p = flat; *p != '\0'; p++) {
+        *p = *p == '\n' ? ' ' : *p;
+    }
+    assert_non_null(strstr(flat, "Note: At 232,960 bytes per block this chart shows 0 blocks, "
+                                 "as Nsight Compute's does, where occ calc of the same allocation "
+                                 "gives 1 block and the launch runs"));
+    assert_non_null(strstr(flat, "the driver's 1 KB reserve included, to the 227 KB a block may "
+                                 "have"));
+    free(flat);
+    /* ... and occ calc of it: 231,936 bytes of its own + 1 KB, at the same configuration */
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "32",
+                         "--dyn-smem", "231936", "--smem-config", "228K"),
+                     EXIT_OK);
+    assert_non_null(strstr(last.out, "One limit binds at 1 block per SM:"));
+    /* without the opt-in the cap is 48 KB: two points part */
+    assert_int_equal(OCC(NULL, "sweep", "smem", "--gpu", "H200", "--threads", "256", "--regs", "32",
+                         "--optin", "none"),
+                     EXIT_OK);
+    flat = strdup(last.out);
+    assert_non_null(flat);
+    for (char *p = flat; *p != '\0'; p++) {
+        *p = *p == '\n' ? ' ' : *p;
+    }
+    assert_non_null(strstr(flat, "Note: From 49,664 to 50,176 bytes per block this chart shows "
+                                 "0 blocks"));
+    assert_non_null(strstr(flat, "to the 48 KB a block may have"));
+    free(flat);
+    /* other axes, and CSV, carry no note */
+    assert_int_equal(
+        OCC(NULL, "sweep", "regs", "--gpu", "H200", "--threads", "256", "--regs", "32"), EXIT_OK);
+    assert_null(strstr(last.out, "Note:"));
+}
+
+/* The first "1 <plural noun>" in text ("1 blocks per SM"), or NULL: a 1
+   that is a whole number (not the end of 21, 0.1 or 1,001). */
+static const char *one_plural(const char *text)
+{
+    static const char *const nouns[] = {"blocks", "warps",    "loads",    "threads", "registers",
+                                        "SMs",    "clusters", "launches", "waves",   "rows",
+                                        "pairs",  "elements", "bytes",    "times",   "GPCs"};
+    for (const char *p = strstr(text, "1 "); p != NULL; p = strstr(p + 1, "1 ")) {
+        if (p > text && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.' || p[-1] == ',')) {
+            continue;
+        }
+        for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++) {
+            size_t n = strlen(nouns[i]);
+            if (strncmp(p + 2, nouns[i], n) == 0 &&
+                !((p[2 + n] >= 'a' && p[2 + n] <= 'z') || (p[2 + n] >= 'A' && p[2 + n] <= 'Z'))) {
+                return p;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Counts of one read in the singular, in every printer of a launch: 1-thread
+   and 32-thread blocks, one block per SM, one load in flight, a cluster of 1,
+   a grid of one block. */
+static void singular_test(void **state)
+{
+    (void)state;
+    static const char *const runs[][16] = {
+        {"calc", "--gpu", "H200", "--threads", "1", "--regs", "1"},
+        {"calc", "--gpu", "H200", "--threads", "32", "--regs", "255", "--dyn-smem", "200K",
+         "--max-threads", "1"},
+        {"calc", "--gpu", "H200", "--threads", "32", "--regs", "32", "--cluster", "1"},
+        {"explain", "--gpu", "H200", "--threads", "1", "--regs", "1"},
+        {"explain", "--gpu", "H200", "--threads", "32", "--regs", "255", "--dyn-smem", "200K"},
+        {"sweep", "smem", "--gpu", "H200", "--threads", "32", "--regs", "255", "--dyn-smem",
+         "200K"},
+        {"suggest", "--gpu", "H200", "--regs", "32", "--threads", "32", "--blocks", "1"},
+        {"suggest", "--gpu", "H200", "--regs", "32", "--elements", "1"},
+        {"latency", "--gpu", "H200", "--warps", "1", "--ilp", "1", "--bytes-per-load", "1"},
+        {"latency", "--gpu", "H200", "--threads", "32", "--regs", "255", "--dyn-smem", "200K"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        assert_int_equal(run_cli(NULL, runs[i]), EXIT_OK);
+        const char *bad = one_plural(last.out);
+        if (bad != NULL) {
+            fail_msg("occ %s %s: '%.40s'", runs[i][0], runs[i][1], bad);
+        }
+    }
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "32", "--regs", "255",
+                         "--dyn-smem", "200K"),
+                     EXIT_OK);
+    assert_non_null(strstr(last.out, "32 threads per block (1 warp)"));
+    assert_non_null(strstr(last.out, "One limit binds at 1 block per SM:"));
+    assert_non_null(strstr(last.out, "1 block x 1 warp = 1 of 64 warp slots"));
+    assert_int_equal(OCC(NULL, "latency", "--gpu", "H200", "--warps", "1"), EXIT_OK);
+    assert_non_null(strstr(last.out, "kernel: 1 warp per SM (1.6% occupancy) x 32 threads x 1 "
+                                     "load in flight x 4 bytes"));
+    assert_non_null(strstr(last.out, "At 1 load in flight per thread"));
+    assert_int_equal(OCC(NULL, "suggest", "--gpu", "H200", "--regs", "32", "--blocks", "1"),
+                     EXIT_OK);
+    assert_non_null(strstr(last.out, "Launch: 1 block of 1024 threads"));
+    assert_non_null(strstr(last.out, "warning: the one wave is 0% full"));
+    /* the checker finds what it is for */
+    assert_non_null(one_plural("at 1 blocks per SM"));
+    assert_null(one_plural("at 21 blocks, 0.1 loads, 1,001 rows and 1 block"));
+}
+
 /* ------------------------------------------------------------------------ */
 
 static const struct CMUnitTest top_tests[] = {
@@ -1315,6 +1583,10 @@ static const struct CMUnitTest top_tests[] = {
     {"gpus-text-1", gpus_text_test, NULL, NULL, NULL},
     {"gpus-json-1", gpus_json_test, NULL, NULL, NULL},
     {"gpus-bad-option-1", gpus_bad_option_test, NULL, NULL, NULL},
+    {"regs-not-given-1", regs_not_given_test, NULL, NULL, NULL},
+    {"gpu-variant-note-1", gpu_variant_note_test, NULL, NULL, NULL},
+    {"sweep-smem-quirk-1", sweep_smem_quirk_test, NULL, NULL, NULL},
+    {"singular-1", singular_test, NULL, NULL, NULL},
 };
 
 int main(void)

@@ -226,10 +226,10 @@ static void write_errors(void **state)
     FILE *err = tmpfile();
     assert_non_null(err);
     static char a0[] = "occ", a1[] = "calc", a2[] = "--gpu", a3[] = "H200", a4[] = "--threads",
-                a5[] = "256", a6[] = "--json";
-    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, NULL};
+                a5[] = "256", a6[] = "--regs", a7[] = "32", a8[] = "--json";
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, NULL};
     const cli_io io = {stdin, full, err};
-    assert_int_equal(cli_main(7, argv, &io), EXIT_DATA);
+    assert_int_equal(cli_main(9, argv, &io), EXIT_DATA);
     rewind(err);
     char line[256] = "";
     assert_non_null(fgets(line, sizeof line, err));

@@ -666,6 +666,17 @@ static void test_rule_names(void **state)
 /* occ calc                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* Text with its line breaks as spaces (occ wraps at 100 columns); free it. */
+static char *flatten(const char *text)
+{
+    char *flat = strdup(text);
+    assert_non_null(flat);
+    for (char *p = flat; *p != '\0'; p++) {
+        *p = *p == '\n' ? ' ' : *p;
+    }
+    return flat;
+}
+
 /* The 2-block 256-thread kernel of 1 KB Nsight saw at 32 KB (smemcfg launch
    260, the issue's first example): occ calc names the configuration and the L1 it leaves. */
 static void test_calc_prints_launch_config(void **state)
@@ -674,12 +685,281 @@ static void test_calc_prints_launch_config(void **state)
     assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "96"), 0);
     assert_non_null(strstr(last.out, "At launch the driver configures 32 KB"));
     assert_non_null(strstr(last.out, "224 KB of the SM's 256 KB for L1"));
-    assert_non_null(strstr(last.out, "Block Limit Shared Mem there: 32."));
+    char *flat = flatten(last.out);
+    assert_non_null(strstr(flat, "The table is computed there, as Nsight Compute's is."));
+    free(flat);
+    assert_non_null(strstr(last.out, "Block Limit Shared Mem               32  (occupancy API"));
     /* Nsight's value given: nothing predicted */
     assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "96",
                          "--smem-config", "32K"),
                      0);
     assert_null(strstr(last.out, "At launch"));
+}
+
+/* ------------------------------------------------------------------------ */
+/* occ calc's table is Nsight's                                             */
+/* ------------------------------------------------------------------------ */
+
+/* What a launch table gives that the export does not: the probes' carveout
+   preference and opt-in (the cache preference is in the export). */
+typedef struct probe_input {
+    bool known;
+    int carveout;
+    bool no_optin;
+} probe_input;
+
+static void read_probe_inputs(const char *relative, int fields, probe_input *out, int count)
+{
+    FILE *in = test_data_open(relative, "r");
+    static char line[4096];
+    char *f[16];
+    memset(out, 0, sizeof *out * (size_t)count);
+    assert_non_null(fgets(line, sizeof line, in)); /* the header */
+    while (fgets(line, sizeof line, in) != NULL) {
+        assert_int_equal(split_csv(line, f, 16), fields);
+        int id = atoi(f[0]);
+        assert_true(id >= 0 && id < count);
+        out[id].known = true;
+        out[id].carveout = atoi(f[8]);
+        out[id].no_optin = fields >= 13 && atoi(f[12]) == 0;
+    }
+    fclose(in);
+}
+
+/* ncu-sweep's sizes to the byte (its export prints 10-byte steps), from the
+   program's own line for the kernel (attributes.txt). */
+static void sweep_sizes(const char *kernel_name, int *static_smem, int *dyn_smem)
+{
+    FILE *in = test_data_open("ncu-sweep/attributes.txt", "r");
+    static char line[512];
+    size_t name_len = strcspn(kernel_name, "(");
+    bool found = false;
+    while (!found && fgets(line, sizeof line, in) != NULL) {
+        char name[64];
+        if (sscanf(line, "kernel=%63s threads=%*d regs=%*d static_smem=%d dyn_smem=%d", name,
+                   static_smem, dyn_smem) == 3 &&
+            strlen(name) == name_len && strncmp(name, kernel_name, name_len) == 0) {
+            found = true;
+        }
+    }
+    fclose(in);
+    if (!found) {
+        fail_msg("ncu-sweep/attributes.txt: no line for %s", kernel_name);
+    }
+}
+
+/* The number in occ calc's row `row` ("  Block Limit SM   32 ..."). */
+static int calc_row(const char *row)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\n  %s ", row);
+    const char *p = strstr(last.out, pattern);
+    if (p == NULL) {
+        fail_msg("occ calc printed no row '%s':\n%s", row, last.out);
+    }
+    int value = -1;
+    assert_int_equal(sscanf(p + strlen(pattern), " %d", &value), 1);
+    return value;
+}
+
+/* Every launch of one raw export through `occ calc` as a user would type it,
+   without --smem-config: each Block Limit row and the theoretical warps of
+   the table must be Nsight's. Returns the launches. */
+static int calc_table_against(const char *relative, bool gz, const probe_input *inputs,
+                              int input_count, bool sized_by_program)
+{
+    static const struct {
+        const char *row;
+        const char *metric;
+    } rows[] = {
+        {"Block Limit Registers", "launch__occupancy_limit_registers"},
+        {"Block Limit Shared Mem", "launch__occupancy_limit_shared_mem"},
+        {"Block Limit Warps", "launch__occupancy_limit_warps"},
+        {"Block Limit SM", "launch__occupancy_limit_blocks"},
+        {"Block Limit Barriers", "launch__occupancy_limit_barriers"},
+        {"Theoretical Active Warps per SM", "sm__maximum_warps_avg_per_active_cycle"},
+    };
+    static const char *const caches[] = {"none", "shared", "l1", "equal"};
+    static table t;
+    static char line[LINE_BYTES];
+    char *f[MAX_FIELDS];
+    const char *path = test_data_path(relative);
+    gzFile in = gz ? gzopen(path, "rb") : NULL;
+    FILE *plain = gz ? NULL : fopen(path, "r");
+    if (in == NULL && plain == NULL) {
+        fail_msg("test data %s: cannot open", path);
+    }
+#define NEXT(buf)                                                                                  \
+    (gz ? gzgets(in, (buf), sizeof(buf)) != NULL : fgets((buf), sizeof(buf), plain) != NULL)
+    assert_true(NEXT(t.header_line));
+    t.columns = split_csv(t.header_line, t.header, MAX_FIELDS);
+    assert_true(NEXT(line)); /* the units row */
+    int launches = 0;
+    int wrong = 0;
+    while (NEXT(line)) {
+        assert_int_equal(split_csv(line, f, MAX_FIELDS), t.columns);
+        /* "NVIDIA H200", or "NVIDIA H200 (0: NVIDIA H200)" (ncu-sweep) */
+        assert_true(starts_with(f[column(&t, "device__attribute_display_name")], "NVIDIA H200"));
+        int id = (int)number(f[column(&t, "ID")]);
+        occ_kernel k = kernel_from_export(&t, f);
+        if (sized_by_program) {
+            sweep_sizes(f[column(&t, "Kernel Name")], &k.static_smem_bytes, &k.dyn_smem_bytes);
+        }
+        char threads[48], regs[16], smem[16], dyn[16], barriers[16], carveout[16];
+        snprintf(threads, sizeof threads, "%dx%dx%d",
+                 (int)number(f[column(&t, "launch__block_dim_x")]),
+                 (int)number(f[column(&t, "launch__block_dim_y")]),
+                 (int)number(f[column(&t, "launch__block_dim_z")]));
+        snprintf(regs, sizeof regs, "%d", k.regs_per_thread);
+        snprintf(smem, sizeof smem, "%d", k.static_smem_bytes);
+        snprintf(dyn, sizeof dyn, "%d", k.dyn_smem_bytes);
+        snprintf(barriers, sizeof barriers, "%d", k.barriers);
+        const probe_input *input = NULL;
+        if (inputs != NULL) {
+            assert_true(id >= 0 && id < input_count && inputs[id].known);
+            input = &inputs[id];
+        }
+        snprintf(carveout, sizeof carveout, "%d", input != NULL ? input->carveout : -1);
+        occ_cache_preference cache = cache_preference(f[column(&t, "launch__func_cache_config")]);
+        const char *args[32] = {"calc",   "--gpu",      "H200",   "--threads", threads,
+                                "--regs", regs,         "--smem", smem,        "--dyn-smem",
+                                dyn,      "--barriers", barriers};
+        int n = 13;
+        if (input != NULL && input->carveout >= 0) {
+            args[n++] = "--carveout";
+            args[n++] = carveout;
+        }
+        if (cache != OCC_CACHE_PREFER_NONE) {
+            args[n++] = "--cache-config";
+            args[n++] = caches[cache];
+        }
+        if (input != NULL && input->no_optin) {
+            args[n++] = "--optin";
+            args[n++] = "none";
+        }
+        args[n] = NULL;
+        assert_int_equal(run_cli(NULL, args), 0);
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            int nsight = (int)lround(number(f[column(&t, rows[r].metric)]));
+            int shown = calc_row(rows[r].row);
+            if (shown != nsight) {
+                wrong++;
+                print_error("%s: launch %d (%.40s): %s: Nsight %d, occ calc %d\n", relative, id,
+                            f[column(&t, "Kernel Name")], rows[r].row, nsight, shown);
+            }
+        }
+        launches++;
+    }
+#undef NEXT
+    if (gz) {
+        gzclose(in);
+    } else {
+        fclose(plain);
+    }
+    assert_int_equal(wrong, 0);
+    return launches;
+}
+
+/* The issue's example first (torch-raw launch 0: 256 threads, 44 registers,
+   no shared memory of its own; Nsight: Shared Mem 32 at 32 KB, Barriers 32),
+   then every launch of every raw export. */
+static void test_calc_table_is_nsights(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "44"), 0);
+    assert_int_equal(calc_row("Block Limit Shared Mem"), 32);
+    assert_int_equal(calc_row("Block Limit Barriers"), 32);
+    assert_non_null(strstr(last.out, "Block Limit Shared Mem               32  (occupancy API: "
+                                     "228)\n"));
+    assert_non_null(strstr(last.out, "Block Limit Barriers                 32  (occupancy API: "
+                                     "64)\n"));
+    /* rows where the two agree say nothing more */
+    assert_non_null(strstr(last.out, "Block Limit Registers                 5  <- limiter\n"));
+    /* with Nsight's configuration given, only the barrier row differs */
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "44",
+                         "--smem-config", "32768"),
+                     0);
+    assert_non_null(strstr(last.out, "Block Limit Shared Mem               32\n"));
+    assert_int_equal(calc_row("Block Limit Barriers"), 32);
+
+    static probe_input probe[PROBE_LAUNCHES];
+    static probe_input targeted[TARGETED_LAUNCHES];
+    read_probe_inputs("ncu-h200/smemcfg-launches.csv", 10, probe, PROBE_LAUNCHES);
+    read_probe_inputs("ncu-h200/smemcfg2-launches.csv", 13, targeted, TARGETED_LAUNCHES);
+    int launches = calc_table_against("ncu-h200/torch-raw.csv.gz", true, NULL, 0, false);
+    launches += calc_table_against("ncu-h200/triton-raw.csv.gz", true, NULL, 0, false);
+    launches +=
+        calc_table_against("ncu-h200/smemcfg-raw.csv.gz", true, probe, PROBE_LAUNCHES, false);
+    launches += calc_table_against("ncu-h200/smemcfg2-raw.csv.gz", true, targeted,
+                                   TARGETED_LAUNCHES, false);
+    launches += calc_table_against("ncu-sweep/ncu_raw.csv", false, NULL, 0, true);
+    assert_int_equal(launches, 39 + 10 + PROBE_LAUNCHES + TARGETED_LAUNCHES + 7);
+}
+
+/* --json carries the table too (result.nsight), beside the API's result. */
+static void test_calc_json_nsight(void **state)
+{
+    (void)state;
+    assert_int_equal(
+        OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "44", "--json"), 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(last.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *result = json_object_get(doc, "result");
+    json_t *nsight = json_object_get(result, "nsight");
+    assert_true(json_is_object(nsight));
+    assert_int_equal(json_integer_value(json_object_get(nsight, "smem_config_bytes")), 32768);
+    assert_string_equal(json_string_value(json_object_get(nsight, "smem_config_source")),
+                        "predicted");
+    json_t *limits = json_object_get(nsight, "limits");
+    assert_int_equal(json_integer_value(json_object_get(limits, "shared_mem")), 32);
+    assert_int_equal(json_integer_value(json_object_get(limits, "barriers")), 32);
+    assert_int_equal(json_integer_value(json_object_get(limits, "registers")), 5);
+    assert_int_equal(json_integer_value(json_object_get(nsight, "warps_per_sm")), 40);
+    /* the API's own figures stay in result */
+    json_t *api = json_object_get(result, "limits");
+    assert_int_equal(json_integer_value(json_object_get(api, "shared_mem")), 228);
+    assert_int_equal(json_integer_value(json_object_get(api, "barriers")), 64);
+    json_decref(doc);
+}
+
+/* The twice rule's words say all of it: the larger of the resident blocks'
+   bytes and twice those capped at half the SM (hand-worked on the H200:
+   256 threads, 8 resident blocks by warps). */
+static void test_calc_twice_words(void **state)
+{
+    (void)state;
+    /* 4 KB + 1 KB reserve: twice the 40 KB is 80 KB, under the 114 KB cap: 100 KB */
+    assert_int_equal(
+        OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "32", "--dyn-smem", "4K"),
+        0);
+    char *flat = flatten(last.out);
+    assert_non_null(strstr(flat, "At launch the driver configures 100 KB (the larger of the 40 "
+                                 "KB its 8 resident blocks take and the 80 KB of 16 blocks"));
+    assert_non_null(strstr(flat, "capped at half of 228 KB; rounded up to a step"));
+    free(flat);
+    /* 20 KB + 1 KB: the 168 KB the 8 resident blocks take is above the cap
+       that holds twice those (336 KB) to 114 KB: 196 KB */
+    assert_int_equal(
+        OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "32", "--dyn-smem", "20K"),
+        0);
+    flat = flatten(last.out);
+    assert_non_null(strstr(flat, "At launch the driver configures 196 KB (the larger of the "
+                                 "168 KB its 8 resident blocks take and the 336 KB of 16 blocks"));
+    free(flat);
+}
+
+/* --cache-config: a value it does not know is refused; the occupancy API
+   reads L1 as a 0% carveout, so one block of 5 KB fits its configuration
+   (smemcfg2 launch 60's kernel: the driver then doubles it to 16 KB). */
+static void test_calc_cache_config(void **state)
+{
+    (void)state;
+    assert_int_equal(OCC(NULL, "calc", "--gpu", "H200", "--threads", "256", "--regs", "32",
+                         "--cache-config", "big"),
+                     2);
+    assert_non_null(strstr(last.err, "'big' is not one of none, shared, l1, equal"));
+    assert_int_equal(OCC(NULL, "calc", "--batch", "-", "--cache-config", "l1"), 2);
 }
 
 static void test_calc_json_launch_config(void **state)
@@ -723,6 +1003,10 @@ int main(void)
         cmocka_unit_test(test_rule_names),
         cmocka_unit_test(test_calc_prints_launch_config),
         cmocka_unit_test(test_calc_json_launch_config),
+        cmocka_unit_test(test_calc_table_is_nsights),
+        cmocka_unit_test(test_calc_json_nsight),
+        cmocka_unit_test(test_calc_twice_words),
+        cmocka_unit_test(test_calc_cache_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include "calc_output.h"
 #include "csv.h"
 #include "file_read.h"
+#include "options.h"
 #include "output.h"
 #include "values.h"
 
@@ -136,9 +137,16 @@ static bool parse_header(batch_state *s, const char *name, const cli_io *io, cli
             c++;
         }
         if (c == COL_KNOWN) {
+            /* other columns pass through as documented; only a near miss of
+               an input column's name is news (a misspelt input) */
+            const char *near = cli_closest_word(csv_field(r, i), column_names, COL_KNOWN);
             char shown[128];
-            fprintf(io->err, "occ calc: %s: column '%s' is not an input column; passed through\n",
-                    name, cli_visible(csv_field(r, i), shown, sizeof shown));
+            if (near != NULL) {
+                fprintf(io->err,
+                        "occ calc: %s: column '%s' is not an input column (did you mean '%s'?); "
+                        "passed through\n",
+                        name, cli_visible(csv_field(r, i), shown, sizeof shown), near);
+            }
         } else if (s->column_of[c] >= 0) {
             return cli_error_set(err, EXIT_DATA, "%s: line 1: column '%s' appears twice", name,
                                  column_names[c]);

@@ -117,11 +117,11 @@ static json_t *optin_json(int max_dyn)
 
 /* The configuration the driver is predicted to choose at launch
    (occ_launch_smem_config); null when --smem-config gave it or no block fits. */
-static json_t *launch_config_json(const occ_device *d, const occ_kernel *k)
+static json_t *launch_config_json(const occ_device *d, const occ_kernel *k,
+                                  occ_cache_preference cache)
 {
     occ_smem_config_result c;
-    if (k->smem_config_bytes > 0 ||
-        occ_launch_smem_config(d, k, OCC_CACHE_PREFER_NONE, &c, NULL) != OCC_OK) {
+    if (k->smem_config_bytes > 0 || occ_launch_smem_config(d, k, cache, &c, NULL) != OCC_OK) {
         return json_null();
     }
     return json_pack("{s:i, s:o, s:o, s:i, s:s, s:b}", "config_bytes", c.config_bytes, "l1_bytes",
@@ -131,7 +131,8 @@ static json_t *launch_config_json(const occ_device *d, const occ_kernel *k)
                      c.measured);
 }
 
-json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result *r)
+static json_t *build(const occ_device *d, const occ_kernel *k, occ_cache_preference cache,
+                     const occ_result *r)
 {
     static const char *const gc_names[] = {"off", "on", "strict"};
     json_t *kernel =
@@ -163,10 +164,60 @@ json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result 
         r->zero_reason == OCC_ZERO_NONE ? json_null()
                                         : json_string(occ_zero_reason_text(r->zero_reason)),
         "allocation", allocation);
-    json_object_set_new(result, "launch_smem_config", launch_config_json(d, k));
+    json_object_set_new(result, "launch_smem_config", launch_config_json(d, k, cache));
     /* null without --cluster (docs/json.md) */
     json_object_set_new(result, "cluster", cluster_to_json(d, k));
     return json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "schema", "occ.calc", "version",
                      CALC_SCHEMA_VERSION, "occ_version", occ_version(), "gpu",
                      gpu_to_json(d, gpu_is_named(d)), "kernel", kernel, "result", result);
+}
+
+json_t *calc_to_json(const occ_device *d, const occ_kernel *k, const occ_result *r)
+{
+    return build(d, k, OCC_CACHE_PREFER_NONE, r);
+}
+
+void calc_json_set_regs_given(json_t *doc, bool regs_given)
+{
+    json_t *kernel = json_object_get(doc, "kernel");
+    if (kernel != NULL) {
+        json_object_set_new(kernel, "regs_per_thread_given", json_boolean(regs_given));
+    }
+}
+
+/* Nsight Compute's table of the launch (calc_nsight_view). */
+static json_t *nsight_json(const calc_view *v)
+{
+    static const char *const sources[] = {"api", "predicted", "given"};
+    static const struct {
+        const char *key;
+        occ_limiter which;
+    } rows[] = {{"warps", OCC_LIMITER_WARPS},
+                {"blocks", OCC_LIMITER_BLOCKS},
+                {"registers", OCC_LIMITER_REGISTERS},
+                {"shared_mem", OCC_LIMITER_SHARED_MEM},
+                {"barriers", OCC_LIMITER_BARRIERS}};
+    calc_nsight nv;
+    calc_nsight_view(v->dev, v->kernel, v->cache, v->api, &nv);
+    json_t *limits = json_object();
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        json_object_set_new(limits, rows[i].key,
+                            limit_json(calc_nsight_limit(
+                                v->dev, calc_limit_of(&nv.result, rows[i].which), rows[i].which)));
+    }
+    return json_pack("{s:i, s:s, s:o, s:i, s:i, s:f}", "smem_config_bytes", nv.smem_config_bytes,
+                     "smem_config_source", sources[nv.config], "limits", limits, "blocks_per_sm",
+                     nv.result.blocks_per_sm, "warps_per_sm", nv.result.warps_per_sm, "occupancy",
+                     nv.result.occupancy);
+}
+
+json_t *calc_view_to_json(const calc_view *v)
+{
+    static const char *const caches[] = {"none", "shared", "l1", "equal"};
+    json_t *doc = build(v->dev, v->kernel, v->cache, v->api);
+    json_t *kernel = json_object_get(doc, "kernel");
+    json_object_set_new(kernel, "cache_config", json_string(caches[v->cache]));
+    json_object_set_new(kernel, "regs_per_thread_given", json_boolean(v->regs_given));
+    json_object_set_new(json_object_get(doc, "result"), "nsight", nsight_json(v));
+    return doc;
 }

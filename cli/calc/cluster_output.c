@@ -107,8 +107,8 @@ static json_t *sweep_doc(const occ_device *d, const occ_kernel *k, const occ_clu
     return doc;
 }
 
-bool cluster_sweep_print(FILE *out, const occ_device *d, const occ_kernel *k, bool csv, bool json,
-                         cli_error *err)
+bool cluster_sweep_print(FILE *out, const occ_device *d, const occ_kernel *k, bool regs_given,
+                         bool csv, bool json, cli_error *err)
 {
     occ_cluster_sweep_point p[OCC_CLUSTER_NON_PORTABLE_MAX];
     int n = 0;
@@ -125,7 +125,9 @@ bool cluster_sweep_print(FILE *out, const occ_device *d, const occ_kernel *k, bo
         return true;
     }
     if (json) {
-        cli_print_json(out, sweep_doc(d, k, p, n));
+        json_t *doc = sweep_doc(d, k, p, n);
+        calc_json_set_regs_given(doc, regs_given);
+        cli_print_json(out, doc);
         return true;
     }
     int current = has_cluster(k) ? k->cluster_x * k->cluster_y * k->cluster_z : 0;
@@ -195,17 +197,20 @@ void cluster_print_persistent(FILE *out, const occ_device *d, const occ_kernel *
     fprintf(out, "\n");
     if (r.max_active_clusters == 0) {
         cli_print_wrappedf(out, 0,
-                           "Clusters of %d blocks: none can be active on %s (no GPC holds one "
-                           "at %d blocks per SM).",
-                           size, d->name, r.blocks_per_sm);
+                           "Clusters of %d %s: none can be active on %s (no GPC holds one "
+                           "at %d %s per SM).",
+                           size, cli_plural(size, "block", "blocks"), d->name, r.blocks_per_sm,
+                           cli_plural(r.blocks_per_sm, "block", "blocks"));
         return;
     }
-    cli_print_wrappedf(out, 0,
-                       "Clusters of %d blocks: %s%d active at once (%d %s per SM in a cluster "
-                       "launch), %d of %d SMs busy. Persistent grid: %d clusters = %d blocks.",
-                       size, r.exact ? "" : "at most ", r.max_active_clusters, r.blocks_per_sm,
-                       r.blocks_per_sm == 1 ? "block" : "blocks", r.active_sms, r.sm_count,
-                       r.max_active_clusters, r.active_blocks);
+    cli_print_wrappedf(
+        out, 0,
+        "Clusters of %d %s: %s%d active at once (%d %s per SM in a cluster "
+        "launch), %d of %d SMs busy. Persistent grid: %d %s = %d %s.",
+        size, cli_plural(size, "block", "blocks"), r.exact ? "" : "at most ", r.max_active_clusters,
+        r.blocks_per_sm, cli_plural(r.blocks_per_sm, "block", "blocks"), r.active_sms, r.sm_count,
+        r.max_active_clusters, cli_plural(r.max_active_clusters, "cluster", "clusters"),
+        r.active_blocks, cli_plural(r.active_blocks, "block", "blocks"));
     if (by_sms > 0 && by_sms != r.max_active_clusters) {
         cli_print_wrappedf(out, 0,
                            "A grid sized by SMs, %d / %d = %d clusters (%d blocks), %s; with "

@@ -22,9 +22,10 @@ json_t *gpc_layout_to_json(const occ_device *dev);
 void cluster_print_text(FILE *out, const occ_device *dev, const occ_kernel *kernel);
 
 /* `occ sweep cluster`: the curve over cluster sizes as a table, CSV
-   (value,max_active_clusters,blocks_per_sm,warps_per_sm,occupancy) or JSON. */
-bool cluster_sweep_print(FILE *out, const occ_device *dev, const occ_kernel *kernel, bool csv,
-                         bool json, cli_error *err);
+   (value,max_active_clusters,blocks_per_sm,warps_per_sm,occupancy) or JSON
+   (kernel.regs_per_thread_given from regs_given). */
+bool cluster_sweep_print(FILE *out, const occ_device *dev, const occ_kernel *kernel,
+                         bool regs_given, bool csv, bool json, cli_error *err);
 
 /* The persistent grid of a cluster kernel at `block_threads` threads per
    block: max active clusters x cluster size, against a grid of SMs / cluster

@@ -9,13 +9,16 @@
 #include "launch.h"
 #include "output.h"
 
-enum { OPT_JSON = LAUNCH_OPTION_COUNT, OPT_BATCH, OPT_END };
+enum { OPT_JSON = LAUNCH_OPTION_COUNT, OPT_BATCH, OPT_CACHE_CONFIG, OPT_END };
 
 static const cli_option options[] = {
     [OPT_JSON - LAUNCH_OPTION_COUNT] = {OPT_JSON, "json", NULL,
                                         "print the full result as JSON (docs/json.md)"},
     [OPT_BATCH - LAUNCH_OPTION_COUNT] = {OPT_BATCH, "batch", "FILE",
                                          "CSV of launches, '-' for stdin (docs/cli.md); CSV out"},
+    [OPT_CACHE_CONFIG - LAUNCH_OPTION_COUNT] = {OPT_CACHE_CONFIG, "cache-config", "PREF",
+                                                "cudaFuncSetCacheConfig: none (default), shared, "
+                                                "l1, equal"},
 };
 _Static_assert(sizeof options / sizeof options[0] == OPT_END - LAUNCH_OPTION_COUNT,
                "one entry per calc option id");
@@ -29,6 +32,11 @@ static const cli_help help = {
         "The occupancy of one kernel launch: resident blocks and warps per SM, the\n"
         "block count each resource allows (Nsight Compute's Block Limit rows), the\n"
         "limiter, and the allocation behind it. Computed as the CUDA driver does.\n"
+        "\n"
+        "The table is Nsight Compute's: computed at the shared-memory configuration\n"
+        "the driver picks at launch (or --smem-config's), Block Limit Barriers capped at\n"
+        "the block slots, and the occupancy API's own figure beside any row where it\n"
+        "differs. --json gives both (result is the API's, result.nsight the table).\n"
         "\n"
         "--batch reads CSV (RFC 4180) with the header gpu,threads,regs,smem,dyn_smem,\n"
         "carveout (optional columns max_threads, barriers; others are passed through)\n"
@@ -48,7 +56,30 @@ const cli_command_spec calc_spec = {&help, tables, 2};
 typedef struct calc_args {
     const char *batch;
     bool json;
+    bool cache_given;
+    occ_cache_preference cache;
 } calc_args;
+
+static bool parse_cache(const char *value, occ_cache_preference *out, cli_error *err)
+{
+    static const struct {
+        const char *name;
+        occ_cache_preference cache;
+    } names[] = {{"none", OCC_CACHE_PREFER_NONE},
+                 {"shared", OCC_CACHE_PREFER_SHARED},
+                 {"l1", OCC_CACHE_PREFER_L1},
+                 {"equal", OCC_CACHE_PREFER_EQUAL}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(value, names[i].name) == 0) {
+            *out = names[i].cache;
+            return true;
+        }
+    }
+    return cli_error_set(err, EXIT_USAGE,
+                         "option --cache-config: '%.40s' is not one of none, "
+                         "shared, l1, equal",
+                         value);
+}
 
 static bool on_option(int id, const char *value, void *context, cli_error *err)
 {
@@ -56,6 +87,7 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
     switch (id) {
     case OPT_JSON: a->json = true; return true;
     case OPT_BATCH: a->batch = value; return true;
+    case OPT_CACHE_CONFIG: a->cache_given = true; return parse_cache(value, &a->cache, err);
     default: return cli_error_set(err, EXIT_USAGE, "argument '%.80s': is not an option", value);
     }
 }
@@ -65,7 +97,7 @@ int cmd_calc(int argc, char **argv, const cli_io *io)
     calc_args a = {0};
     launch_args la;
     launch_args_init(&la);
-    launch_command cmd = {&calc_spec, on_option, &a, true};
+    launch_command cmd = {&calc_spec, on_option, &a, true, false};
     cli_error err;
     bool done;
     if (!launch_parse(&cmd, argc, argv, io, &la, &done, &err)) {
@@ -75,7 +107,7 @@ int cmd_calc(int argc, char **argv, const cli_io *io)
         return EXIT_OK;
     }
     if (a.batch != NULL) {
-        if (la.any_given || a.json) {
+        if (la.any_given || a.json || a.cache_given) {
             return cli_fail(io, "calc", EXIT_USAGE,
                             "option --batch: takes every input from the CSV; give no other "
                             "option");
@@ -86,15 +118,20 @@ int cmd_calc(int argc, char **argv, const cli_io *io)
     if (!launch_resolve(&cmd, io, &la, &dev, &err)) {
         return cli_report(io, "calc", &err);
     }
+    /* The occupancy API reads a cache preference as a carveout where the
+       kernel gives none; the driver's choice at launch reads it as it is. */
+    occ_kernel api_kernel = la.kernel;
+    api_kernel.carveout_percent = calc_cache_carveout(la.kernel.carveout_percent, a.cache);
     occ_result r;
     occ_error oerr;
-    if (occ_calc(&dev, &la.kernel, &r, &oerr) != OCC_OK) {
+    if (occ_calc(&dev, &api_kernel, &r, &oerr) != OCC_OK) {
         return cli_fail(io, "calc", EXIT_USAGE, "%s", oerr.message);
     }
+    const calc_view view = {&dev, &la.kernel, a.cache, &r, la.regs_given};
     if (a.json) {
-        cli_print_json(io->out, calc_to_json(&dev, &la.kernel, &r));
+        cli_print_json(io->out, calc_view_to_json(&view));
     } else {
-        calc_print_text(io->out, &dev, &la.kernel, &r);
+        calc_print_text(io->out, &view);
         cluster_print_text(io->out, &dev, &la.kernel); /* with --cluster */
     }
     return EXIT_OK;

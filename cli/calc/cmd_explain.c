@@ -99,15 +99,18 @@ static json_t *explanation_json(const occ_device *dev, const occ_kernel *k,
 
 /* The kernel in one line, then libocc's own text (occ_explain_text, the web
    page's too), each line wrapped: bullets hang by two columns. */
-static void print_explanation(FILE *out, const occ_device *dev, const occ_kernel *k, char *text)
+static void print_explanation(FILE *out, const occ_device *dev, const occ_kernel *k,
+                              bool regs_given, char *text)
 {
     char arch[16], st[32], dy[32];
+    int threads = k->block_x * k->block_y * k->block_z;
     occ_arch_name(dev->cc_major, dev->cc_minor, arch, sizeof arch);
     fprintf(out,
-            "%s (%s): %d threads per block, %d registers per thread, %s static + %s "
+            "%s (%s): %d %s per block, %d %s per thread%s, %s static + %s "
             "dynamic bytes of shared memory per block\n\n",
-            dev->name, arch, k->block_x * k->block_y * k->block_z, k->regs_per_thread,
-            group_digits(k->static_smem_bytes, st, sizeof st),
+            dev->name, arch, threads, cli_plural(threads, "thread", "threads"), k->regs_per_thread,
+            cli_plural(k->regs_per_thread, "register", "registers"),
+            regs_given ? "" : " (not given)", group_digits(k->static_smem_bytes, st, sizeof st),
             group_digits(k->dyn_smem_bytes, dy, sizeof dy));
     for (char *line = text; *line != '\0';) {
         char *end = strchr(line, '\n');
@@ -128,7 +131,7 @@ int cmd_explain(int argc, char **argv, const cli_io *io)
     bool json = false;
     launch_args la;
     launch_args_init(&la);
-    launch_command cmd = {&explain_spec, on_option, &json, true};
+    launch_command cmd = {&explain_spec, on_option, &json, true, false};
     occ_device dev;
     cli_error err;
     bool done;
@@ -144,14 +147,16 @@ int cmd_explain(int argc, char **argv, const cli_io *io)
         static occ_explanation e;
         status = occ_explain(&dev, &la.kernel, &e, &oerr);
         if (status == OCC_OK) {
-            cli_print_json(io->out, explanation_json(&dev, &la.kernel, &e));
+            json_t *doc = explanation_json(&dev, &la.kernel, &e);
+            calc_json_set_regs_given(doc, la.regs_given);
+            cli_print_json(io->out, doc);
         }
     } else {
         static char text[OCC_EXPLAIN_TEXT_MAX];
         status =
             occ_explain_text(&dev, &la.kernel, text, sizeof text, &oerr) > 0 ? OCC_OK : oerr.status;
         if (status == OCC_OK) {
-            print_explanation(io->out, &dev, &la.kernel, text);
+            print_explanation(io->out, &dev, &la.kernel, la.regs_given, text);
             cluster_print_text(io->out, &dev, &la.kernel); /* with --cluster */
         }
     }

@@ -164,12 +164,14 @@ static void print_text(FILE *out, const occ_device *d, const occ_memory_model *m
     char line[768];
     fprintf(out,
             "%s: %.0f ns latency, %.0f GB/s, %d SMs%s\n"
-            "kernel: %g warps per SM (%.1f%% occupancy) x 32 threads x %g loads in flight x "
-            "%g bytes\n\n",
+            "kernel: %g %s per SM (%.1f%% occupancy) x 32 threads x %g %s in flight x "
+            "%g %s\n\n",
             d->name, m->latency_ns, m->peak_gb_per_s, m->sm_count,
             m->loaded_latency_factor > 0 ? " (with loaded latency)" : "", in->warps_per_sm,
-            in->warps_per_sm / max_warps * 100.0, in->loads_in_flight_per_thread,
-            in->bytes_per_load);
+            cli_plural(in->warps_per_sm, "warp", "warps"), in->warps_per_sm / max_warps * 100.0,
+            in->loads_in_flight_per_thread,
+            cli_plural(in->loads_in_flight_per_thread, "load", "loads"), in->bytes_per_load,
+            cli_plural(in->bytes_per_load, "byte", "bytes"));
     fprintf(out, "bytes in flight per SM      %10.0f\n", r->bytes_in_flight_per_sm);
     fprintf(out, "needed to saturate memory   %10.0f  (latency x bandwidth / SMs)\n",
             r->bytes_in_flight_needed_per_sm);
@@ -179,21 +181,26 @@ static void print_text(FILE *out, const occ_device *d, const occ_memory_model *m
     double warps_needed = r->warps_needed_per_sm;
     if (warps_needed <= max_warps) {
         snprintf(line, sizeof line,
-                 "At %g loads in flight per thread, %.1f warps per SM (%.0f%% occupancy) "
+                 "At %g %s in flight per thread, %.1f warps per SM (%.0f%% occupancy) "
                  "saturate memory.",
-                 in->loads_in_flight_per_thread, warps_needed, warps_needed / max_warps * 100.0);
+                 in->loads_in_flight_per_thread,
+                 cli_plural(in->loads_in_flight_per_thread, "load", "loads"), warps_needed,
+                 warps_needed / max_warps * 100.0);
     } else {
         snprintf(line, sizeof line,
-                 "At %g loads in flight per thread, %.1f warps per SM would be needed, more "
+                 "At %g %s in flight per thread, %.1f warps per SM would be needed, more "
                  "than the %d an SM holds: raise the loads in flight per thread.",
-                 in->loads_in_flight_per_thread, warps_needed, max_warps);
+                 in->loads_in_flight_per_thread,
+                 cli_plural(in->loads_in_flight_per_thread, "load", "loads"), warps_needed,
+                 max_warps);
     }
     cli_print_wrapped(out, line, 0);
     if (in->warps_per_sm > 0) {
         snprintf(line, sizeof line,
-                 "At %g warps per SM, %.1f independent loads in flight per thread saturate "
+                 "At %g %s per SM, %.1f independent loads in flight per thread saturate "
                  "memory.",
-                 in->warps_per_sm, r->loads_per_thread_needed);
+                 in->warps_per_sm, cli_plural(in->warps_per_sm, "warp", "warps"),
+                 r->loads_per_thread_needed);
         cli_print_wrapped(out, line, 0);
     }
     if (r->bound == OCC_BOUND_BANDWIDTH) {
@@ -209,7 +216,7 @@ int cmd_latency(int argc, char **argv, const cli_io *io)
     latency_args a = {.ilp = 1, .bytes = 4, .ratio = 1};
     launch_args la;
     launch_args_init(&la);
-    launch_command cmd = {&latency_spec, on_option, &a, false};
+    launch_command cmd = {&latency_spec, on_option, &a, false, false};
     cli_error cerr;
     bool done;
     if (!launch_parse(&cmd, argc, argv, io, &la, &done, &cerr)) {

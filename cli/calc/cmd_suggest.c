@@ -161,9 +161,12 @@ static void print_text(FILE *out, const occ_device *d, const suggest_args *a, co
     }
     if (v->have_launch) {
         const occ_waves_result *w = &v->waves;
-        fprintf(out, "\nLaunch: %lld blocks of %d threads", v->grid_blocks, v->launch_block_size);
+        fprintf(out, "\nLaunch: %lld %s of %d %s", v->grid_blocks,
+                cli_plural((double)v->grid_blocks, "block", "blocks"), v->launch_block_size,
+                cli_plural(v->launch_block_size, "thread", "threads"));
         if (a->elements > 0) {
-            fprintf(out, " (%lld elements, %lld per thread)", a->elements,
+            fprintf(out, " (%lld %s, %lld per thread)", a->elements,
+                    cli_plural((double)a->elements, "element", "elements"),
                     a->per_thread > 0 ? a->per_thread : 1);
         }
         fprintf(out,
@@ -179,15 +182,19 @@ static void print_text(FILE *out, const occ_device *d, const suggest_args *a, co
                                v->grid_blocks);
         }
         if (tail_matters(w)) {
+            long long waves = w->full_waves + (w->last_wave_blocks > 0 ? 1 : 0);
+            char which[64] = "the one wave";
+            if (waves != 1) {
+                snprintf(which, sizeof which, "the last of %lld waves", waves);
+            }
             cli_print_wrappedf(
                 out, 2,
-                "warning: the last of %lld waves is %.0f%% full: if blocks take equal time, "
+                "warning: %s is %.0f%% full: if blocks take equal time, "
                 "%.0f%% of the block slots sit idle over the launch. A grid of whole waves (a "
                 "multiple of %lld blocks), a persistent grid of %lld blocks looping over the "
                 "work, or more work per block shortens the tail.",
-                w->full_waves + (w->last_wave_blocks > 0 ? 1 : 0), w->last_wave_fraction * 100.0,
-                w->tail_idle_fraction * 100.0, w->persistent_grid_blocks,
-                w->persistent_grid_blocks);
+                which, w->last_wave_fraction * 100.0, w->tail_idle_fraction * 100.0,
+                w->persistent_grid_blocks, w->persistent_grid_blocks);
         }
     }
     fputc('\n', out);
@@ -239,7 +246,7 @@ int cmd_suggest(int argc, char **argv, const cli_io *io)
     launch_args la;
     launch_args_init(&la);
     la.kernel.block_x = 32; /* ignored by the pick; valid for the checks */
-    launch_command cmd = {&suggest_spec, on_option, &a, false};
+    launch_command cmd = {&suggest_spec, on_option, &a, false, true};
     cli_error cerr;
     bool done;
     if (!launch_parse(&cmd, argc, argv, io, &la, &done, &cerr)) {

@@ -42,7 +42,9 @@ static const cli_help help = {
         "curve, as Nsight holds the launch's; give Nsight's with --smem-config to match\n"
         "its chart. The smem axis is bytes per block as allocated (static + dynamic +\n"
         "the driver's reserve). The current configuration is marked. The axis may come\n"
-        "anywhere among the options.\n"
+        "anywhere among the options. Like Nsight, the smem axis shows 0 blocks for an\n"
+        "allocation past the per-block maximum by less than the reserve, which the\n"
+        "driver launches; a note under the table says where.\n"
         "\n"
         "The cluster axis gives the active clusters at each cluster size 1..8 (16 with\n"
         "--cluster-non-portable), as Nsight's launch__occupancy_per_cluster_size: CSV\n"
@@ -174,6 +176,73 @@ static void print_steps(FILE *out, const occ_sweep_point *p, int n, occ_sweep_ax
     }
 }
 
+/* Nsight's shared-memory chart holds a block's whole allocation, the
+   driver's reserve included, to the per-block maximum, where the driver holds
+   only the kernel's own bytes to it (tests/data/ncu-sweep/README.md): an
+   allocation past the maximum by less than the reserve shows 0 blocks on the
+   chart, and launches. occ_sweep draws Nsight's chart; this says where it
+   and occ calc part. */
+static void print_smem_quirk(FILE *out, const occ_device *d, const occ_kernel *k,
+                             const occ_result *r, const occ_sweep_point *p, int n)
+{
+    int first = -1;
+    int last_point = -1;
+    int most = 0;  /* occ calc's blocks at the first point */
+    int least = 0; /* and at the last */
+    for (int i = 0; i < n; i++) {
+        int own = p[i].value - d->smem_reserved_per_block_bytes;
+        if (p[i].blocks_per_sm != 0 || own < 0) {
+            continue;
+        }
+        occ_kernel v = *k;
+        v.static_smem_bytes = own >= k->static_smem_bytes ? k->static_smem_bytes : 0;
+        v.dyn_smem_bytes = own - v.static_smem_bytes;
+        v.smem_config_bytes = r->smem_per_sm_bytes;
+        occ_result at;
+        if (occ_calc(d, &v, &at, NULL) != OCC_OK || at.blocks_per_sm == 0) {
+            continue;
+        }
+        if (first < 0) {
+            first = i;
+            most = at.blocks_per_sm;
+        }
+        last_point = i;
+        least = at.blocks_per_sm;
+    }
+    if (first < 0) {
+        return;
+    }
+    int optin_total = k->max_dyn_smem_bytes == OCC_DYN_SMEM_OPTIN_MAX
+                          ? d->smem_per_block_optin_bytes
+                      : k->max_dyn_smem_bytes == OCC_DYN_SMEM_NO_OPTIN
+                          ? d->smem_per_block_bytes
+                          : k->static_smem_bytes + k->max_dyn_smem_bytes;
+    bool at_optin = k->static_smem_bytes > 0 || optin_total > d->smem_per_block_bytes;
+    char at[64], gives[48], cap[32], reserve[32], a[32], b[32];
+    if (most == least) {
+        snprintf(gives, sizeof gives, "%d %s", most, most == 1 ? "block" : "blocks");
+    } else {
+        snprintf(gives, sizeof gives, "%d to %d blocks", least, most);
+    }
+    if (first == last_point) {
+        snprintf(at, sizeof at, "At %s bytes per block", group_digits(p[first].value, a, sizeof a));
+    } else {
+        snprintf(at, sizeof at, "From %s to %s bytes per block",
+                 group_digits(p[first].value, a, sizeof a),
+                 group_digits(p[last_point].value, b, sizeof b));
+    }
+    fputc('\n', out);
+    cli_print_wrappedf(
+        out, 0,
+        "Note: %s this chart shows 0 blocks, as Nsight Compute's does, where occ calc of the "
+        "same allocation gives %s and the launch runs: Nsight holds the whole allocation, "
+        "the driver's %s reserve included, to the %s a block may have, and the driver holds "
+        "only the kernel's own bytes to it.",
+        at, gives, cli_format_bytes(d->smem_reserved_per_block_bytes, reserve, sizeof reserve),
+        cli_format_bytes(at_optin ? d->smem_per_block_optin_bytes : d->smem_per_block_bytes, cap,
+                         sizeof cap));
+}
+
 static json_t *sweep_json(const occ_device *d, const occ_kernel *k, const char *axis_name,
                           int current, const occ_result *r, const occ_sweep_point *p, int n)
 {
@@ -209,8 +278,8 @@ static bool write_svg(const char *path, const occ_device *d, int axis_index, int
              occ_sweep_axis_name(axes[axis_index].axis), d->name);
     snprintf(subtitle, sizeof subtitle,
              "other inputs fixed; shared memory configured: %d bytes per SM", r->smem_per_sm_bytes);
-    snprintf(marker, sizeof marker, "current: %d -> %d warps (%.1f%%)", current, r->warps_per_sm,
-             r->occupancy * 100.0);
+    snprintf(marker, sizeof marker, "current: %d -> %d %s (%.1f%%)", current, r->warps_per_sm,
+             cli_plural(r->warps_per_sm, "warp", "warps"), r->occupancy * 100.0);
     chart c = {.title = title,
                .subtitle = subtitle,
                .x_label = axes[axis_index].x_label,
@@ -244,7 +313,7 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
     sweep_args a = {.axis_index = -1};
     launch_args la;
     launch_args_init(&la);
-    launch_command cmd = {&sweep_spec, on_option, &a, true};
+    launch_command cmd = {&sweep_spec, on_option, &a, true, false};
     cli_error err;
     bool done;
     if (!launch_parse(&cmd, argc, argv, io, &la, &done, &err)) {
@@ -268,7 +337,7 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
         if (a.svg_path != NULL) {
             return cli_fail(io, "sweep", EXIT_USAGE, "option --svg: not for the cluster axis");
         }
-        return cluster_sweep_print(io->out, &dev, &la.kernel, a.csv, a.json, &err)
+        return cluster_sweep_print(io->out, &dev, &la.kernel, la.regs_given, a.csv, a.json, &err)
                    ? EXIT_OK
                    : cli_report(io, "sweep", &err);
     }
@@ -295,15 +364,20 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
         }
     } else if (a.json) {
         json_t *doc = sweep_json(&dev, &la.kernel, axes[a.axis_index].name, current, &r, points, n);
+        calc_json_set_regs_given(doc, la.regs_given);
         cli_print_json(io->out, doc);
     } else {
         fprintf(io->out,
-                "%s: resident warps per SM vs %s (current %d: %d warps, %.1f%%; "
+                "%s: resident warps per SM vs %s (current %d: %d %s, %.1f%%; "
                 "shared memory configured %d bytes per SM)\n\n",
-                dev.name, occ_sweep_axis_name(axis), current, r.warps_per_sm, r.occupancy * 100.0,
+                dev.name, occ_sweep_axis_name(axis), current, r.warps_per_sm,
+                cli_plural(r.warps_per_sm, "warp", "warps"), r.occupancy * 100.0,
                 r.smem_per_sm_bytes);
         print_chart(io->out, &dev, points, n, current);
         print_steps(io->out, points, n, axis);
+        if (axis == OCC_SWEEP_SMEM) {
+            print_smem_quirk(io->out, &dev, &la.kernel, &r, points, n);
+        }
     }
     return EXIT_OK;
 }

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "gpu_alias.h"
 #include "gpu_select.h"
 #include "launch.h"
 #include "values.h"
@@ -109,6 +110,7 @@ bool launch_apply(int id, const char *value, launch_args *a, cli_error *err)
             return cli_error_prefix(err, "registers per thread: ");
         }
         k->regs_per_thread = (int)n;
+        a->regs_given = true;
         return true;
     case LAUNCH_SMEM:
     case LAUNCH_DYN_SMEM:
@@ -225,6 +227,16 @@ bool launch_resolve(const launch_command *cmd, const cli_io *io, launch_args *ar
     if (occ_kernel_validate(dev, &args->kernel, &oerr) != OCC_OK) {
         return cli_error_set(err, EXIT_USAGE, "%s", oerr.message);
     }
+    /* 0 registers is no compiled kernel: say so rather than answer for it
+       quietly (--warps alone describes no kernel) */
+    if (!args->regs_given &&
+        (args->threads_given || cmd->need_threads || cmd->kernel_without_threads)) {
+        fprintf(io->err,
+                "occ %s: note: --regs not given: computed with 0 registers per thread; give "
+                "ptxas's 'Used N registers' (nvcc -Xptxas -v, or occ inspect)\n",
+                cmd->spec->help->name);
+    }
+    cli_gpu_alias_note(io->err, cmd->spec->help->name, args->gpu, dev);
     /* A cluster the driver would refuse (or a GPU without clusters or an SM
        count) is a usage error of --cluster, before any output. */
     occ_cluster_result cluster;

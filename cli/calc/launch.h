@@ -43,6 +43,7 @@ typedef struct launch_args {
     const char *gpu;
     const char *gpu_file;
     bool threads_given;
+    bool regs_given;    /* --regs: else the kernel has 0 registers, and a note says so */
     bool cluster_given; /* --cluster: kernel.cluster_x/_y/_z are set */
     bool any_given;     /* any launch option but --help */
     bool help;
@@ -54,7 +55,9 @@ typedef struct launch_command {
     const cli_command_spec *spec;
     cli_option_fn on_option; /* ids from LAUNCH_OPTION_COUNT, and CLI_POSITIONAL */
     void *context;
-    bool need_threads; /* --threads is required */
+    bool need_threads;           /* --threads is required */
+    bool kernel_without_threads; /* the kernel's other inputs count without --threads
+                                    (suggest picks the block size) */
 } launch_command;
 
 /* The driver's defaults for the kernel (occ_kernel_init), nothing given. */

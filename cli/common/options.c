@@ -47,6 +47,24 @@ static const cli_option *find(const cli_option_table *tables, int table_count, c
     return NULL;
 }
 
+const char *cli_closest_word(const char *typed, const char *const *words, int count)
+{
+    size_t len = strlen(typed);
+    const char *best = NULL;
+    int best_distance = 3; /* at most two edits away */
+    for (int i = 0; i < count; i++) {
+        int d = cli_edit_distance(typed, words[i]);
+        if (len >= 3 && strncmp(words[i], typed, len) == 0) {
+            d = 1;
+        }
+        if (d < best_distance) {
+            best = words[i];
+            best_distance = d;
+        }
+    }
+    return best;
+}
+
 /* The known option nearest an unknown one, if near enough to be a typo. */
 static const char *closest(const cli_option_table *tables, int table_count, const char *name,
                            size_t len)

@@ -110,6 +110,11 @@ void cli_print_json(FILE *out, json_t *doc)
     json_decref(doc);
 }
 
+const char *cli_plural(double count, const char *one, const char *many)
+{
+    return count == 1.0 ? one : many;
+}
+
 const char *cli_format_bytes(long long bytes, char *buf, size_t cap)
 {
     char grouped[32];

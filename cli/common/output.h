@@ -32,6 +32,10 @@ void cli_print_json(FILE *out, struct json_t *doc);
 /* "1,234,567" into buf: group_digits.h (profile/formats/), the one grouping. */
 #include "group_digits.h"
 
+/* The noun for a count: `one` for exactly 1 ("1 block"), else `many`
+   ("0 blocks", "2.5 blocks"). */
+const char *cli_plural(double count, const char *one, const char *many);
+
 /* Human bytes: "48 KB" (exact KiB), else "49,153 B". */
 const char *cli_format_bytes(long long bytes, char *buf, size_t cap);
 
