@@ -604,10 +604,10 @@ static void cli_usage_test(void **state)
     assert_non_null(strstr(last.out, "example"));
 }
 
-/* lab-cli-6: the help names each experiment's source plainly (the seed
-   document and the experiment), with no course-day history wording, in
-   description lines of at most 80 columns, and `occ help lab` prints the
-   same. */
+/* lab-cli-6: the help names each experiment's source plainly, by the
+   document's title and the experiment (users have no "seed" files), with no
+   course-day history wording, in description lines of at most 80 columns,
+   and `occ help lab` prints the same. */
 static void cli_help_test(void **state)
 {
     (void)state;
@@ -616,11 +616,12 @@ static void cli_help_test(void **state)
     assert_non_null(help);
     assert_true(starts_with(help, "occ lab - measure occupancy's effects"));
     assert_null(strstr(help, "Day "));
-    assert_null(strstr(help, "seeds'"));
-    assert_non_null(strstr(help, "the TLP-vs-ILP experiment of seed 000"));
-    assert_non_null(strstr(help, "docs/sources.md"));
-    assert_non_null(strstr(help, "seed 000's block-size comparison"));
-    assert_non_null(strstr(help, "seed 000's launch-bounds comparison"));
+    assert_null(strstr(help, "seed"));
+    assert_null(strstr(help, "day "));
+    assert_non_null(strstr(help, "the TLP-vs-ILP experiment of \"Occupancy is not\n"));
+    assert_non_null(strstr(help, "the goal\", a GPU course's page; docs/sources.md)"));
+    assert_non_null(strstr(help, "(the same page's block-size comparison)"));
+    assert_non_null(strstr(help, "spills (the same page's launch-bounds comparison)"));
     assert_non_null(strstr(help, "--records FILE"));
     /* the description's lines: at most 80 columns (options.h) */
     const char *text = lab_spec.help->description;

@@ -27,6 +27,11 @@ test('every preset shows what it claims, as occ calc and occ explain do', async 
                           'warp-slot-bound', 'full']) {
         assert.ok(ids.has(wanted), `a ${wanted} preset`);
     }
+    // A preset says what it is: users have no "seed" documents to look up.
+    for (const preset of presets) {
+        assert.ok(!/seed/i.test(`${preset.id} ${preset.group} ${preset.label}`),
+                  `${preset.id}: "${preset.label}" names a seed`);
+    }
     for (const preset of presets) {
         await page.selectOption('[data-testid="preset"]', preset.id);
         const shown = await readPage(page);
