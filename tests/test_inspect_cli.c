@@ -405,6 +405,23 @@ static void launch_flags_test(void **state)
         strstr(last.out, "at the register ceiling (ceiling)                          1"));
     assert_non_null(
         strstr(last.out, "  of them at their own register cap (max_regs)             1"));
+    /* a shape is its thread count, as occ calc takes it: 16x16 is 256 */
+    char *flat = strdup(last.out);
+    assert_non_null(flat);
+    assert_int_equal(
+        OCC(launch_baseline, "inspect", "--gpu", "H200", "--threads", "16x16", "--summary"),
+        EXIT_OK);
+    assert_string_equal(last.out, flat);
+    free(flat);
+    assert_int_equal(OCC(launch_baseline, "inspect", "--gpu", "H200", "--threads", "8x8x4"),
+                     EXIT_OK);
+    assert_non_null(strstr(last.out, "1 kernel cannot launch at 256 threads: above its "
+                                     "__launch_bounds__"));
+    assert_int_equal(OCC(launch_baseline, "inspect", "--threads", "64x32"), EXIT_USAGE);
+    assert_true(starts_with(last.err, "occ inspect: option --threads: threads per block: '64x32' "
+                                      "is 2048 threads, above the maximum, 1024\n"));
+    assert_int_equal(OCC(launch_baseline, "inspect", "--threads", "16x"), EXIT_USAGE);
+    assert_non_null(strstr(last.err, "is not a block size such as 256, 16x16 or 8x8x4"));
     /* at the API's pick (within the bound, at .reqntid) nothing fails */
     assert_int_equal(OCC(launch_baseline, "inspect", "--gpu", "H200", "--json"), EXIT_OK);
     doc = parse_json(last.out);

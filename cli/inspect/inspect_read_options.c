@@ -14,7 +14,8 @@ const cli_option inspect_read_options[READ_OPTION_COUNT] = {
     [READ_GPU_FILE] = {READ_GPU_FILE, "gpu-file", "FILE",
                        "occupancy on a GPU described in JSON (docs/gpu-file.md)"},
     [READ_THREADS] = {READ_THREADS, "threads", "N",
-                      "block size (default: the occupancy API's pick per kernel)"},
+                      "block size: 256, 16x16 or 8x8x4 (default: the occupancy API's pick per "
+                      "kernel)"},
     [READ_DYN_SMEM] = {READ_DYN_SMEM, "dyn-smem", "BYTES",
                        "dynamic shared memory per block: 4096, 48K"},
     [READ_LAUNCHES] = {READ_LAUNCHES, "launches", "FILE",
@@ -30,12 +31,34 @@ const cli_option inspect_read_options[READ_OPTION_COUNT] = {
                    "threads to read with (default: every core, at most 32)"},
 };
 
+/* --threads as occ calc takes it (256, 16x16, 8x8x4): the reader takes a
+   block size as its thread count, the shape's product. */
+static bool apply_threads(const char *value, occ_inspect_options *read, cli_error *err)
+{
+    int dims[3];
+    if (!cli_parse_block(value, dims, err)) {
+        return cli_error_prefix(err, "threads per block: ");
+    }
+    long long threads = (long long)dims[0] * dims[1] * dims[2];
+    char count[24];
+    snprintf(count, sizeof count, "%lld", threads);
+    if (inspect_apply_read_option(INSPECT_READ_THREADS, count, read, err)) {
+        return true;
+    }
+    if (dims[1] * dims[2] == 1) {
+        return false; /* one number: the message names it */
+    }
+    return cli_error_set(err, EXIT_USAGE,
+                         "threads per block: '%.40s' is %lld threads, above the maximum, 1024",
+                         value, threads);
+}
+
 bool inspect_read_apply(int id, const char *value, const inspect_read_targets *t, cli_error *err)
 {
     switch (id) {
     case READ_GPU: *t->gpu = value; return true;
     case READ_GPU_FILE: *t->gpu_file = value; return true;
-    case READ_THREADS: return inspect_apply_read_option(INSPECT_READ_THREADS, value, t->read, err);
+    case READ_THREADS: return apply_threads(value, t->read, err);
     case READ_DYN_SMEM:
         return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, t->read, err);
     case READ_LAUNCHES: *t->launches = value; return true;
