@@ -33,7 +33,8 @@ install(TARGETS occ_shared occ_inspect_shared occ_profile_shared EXPORT occTarge
                 NAMELINK_COMPONENT devel)
 install(TARGETS libocc libocc_inspect libocc_profile ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         COMPONENT devel)
-install(FILES ${CMAKE_SOURCE_DIR}/include/occ.h ${CMAKE_SOURCE_DIR}/include/occ_inspect.h
+install(FILES ${CMAKE_SOURCE_DIR}/include/occ.h ${CMAKE_SOURCE_DIR}/include/occ_cuda.h
+        ${CMAKE_SOURCE_DIR}/include/occ_inspect.h
         ${CMAKE_SOURCE_DIR}/include/occ_profile.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel)
 

@@ -191,7 +191,18 @@ occ_status occ_gpu_at(int index, occ_device *out, bool *is_named, const char *co
  */
 occ_status occ_gpu_find(const char *query, occ_device *out, occ_error *err);
 
-/* The generic entry for a compute capability (5.0 .. 12.1). */
+/*
+ * The generic entry for a compute capability (5.0 .. 12.1), named after it
+ * ("sm_90"): the limits and rules every GPU of that architecture shares. It
+ * is no product, so its product facts are 0, sm_count included: with it,
+ * occ_max_potential_block_size's min_grid_size is 0, occ_cluster_calc
+ * refuses (field "sm_count") and occ_memory_model_from_device has no
+ * latency, bandwidth or SMs to use. For the GPU a program runs on, set
+ * out->sm_count to its SM count (cudaDeviceProp.multiProcessorCount), or in
+ * CUDA host code build the device with occ_device_from_cuda_prop
+ * (include/occ_cuda.h), which does that and takes the runtime's limits.
+ * OCC_ERR_UNKNOWN_GPU for a compute capability occ does not know.
+ */
 occ_status occ_arch_find(int cc_major, int cc_minor, occ_device *out, occ_error *err);
 
 /*

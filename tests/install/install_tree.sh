@@ -61,6 +61,7 @@ occ=$prefix/bin/occ
 "$occ" --version | grep >/dev/null '^occ [0-9]' || fail "the installed occ does not run: $("$occ" --version 2>&1)"
 expected="bin/occ
 include/occ.h
+include/occ_cuda.h
 include/occ_inspect.h
 lib/libocc.so
 lib/libocc.so.0
