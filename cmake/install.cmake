@@ -35,6 +35,7 @@ install(TARGETS libocc libocc_inspect libocc_profile ARCHIVE DESTINATION ${CMAKE
         COMPONENT devel)
 install(FILES ${CMAKE_SOURCE_DIR}/include/occ.h ${CMAKE_SOURCE_DIR}/include/occ_cuda.h
         ${CMAKE_SOURCE_DIR}/include/occ_inspect.h
+        ${CMAKE_SOURCE_DIR}/include/occ_diff.h
         ${CMAKE_SOURCE_DIR}/include/occ_profile.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel)
 

@@ -938,6 +938,16 @@ const char *occ_limiter_name(occ_limiter limiter);
 /* Nsight Compute's row name: "Block Limit Registers", ... */
 const char *occ_limiter_nsight_name(occ_limiter limiter);
 
+/* The limiter's key in occ's JSON and CSV: "warps", "blocks", "registers",
+   "shared_mem", "barriers"; "unknown" outside the enum. */
+const char *occ_limiter_key(occ_limiter limiter);
+
+/* The keys of every limiter set in `limiters` (occ_result.limiters), joined
+   by '+' in the order warps, blocks, registers, shared_mem, barriers:
+   "registers+warps" -> "warps+registers"; "" for none. Returns buf; a list
+   longer than cap is cut at a whole key. */
+const char *occ_limiter_list(unsigned limiters, char *buf, size_t cap);
+
 /* One line on why zero blocks fit (empty string for OCC_ZERO_NONE). */
 const char *occ_zero_reason_text(occ_zero_reason reason);
 

@@ -350,6 +350,108 @@ const char *occ_inspect_entry_kind_name(int kind, char *buf, size_t cap);
 /* "sm_90a", into buf. */
 const char *occ_inspect_arch_name(int sm, char arch_suffix, char *buf, size_t cap);
 
+/* ---- kernels at risk ------------------------------------------------------
+ * At the register ceiling, spilling, a launch that fails, or a few registers
+ * or bytes of shared memory from losing a resident block (the next occupancy
+ * cliff). `occ inspect --summary` counts them; `occ diff` flags each changed
+ * or added kernel. The cliffs come from libocc's occ_calc at the block size
+ * the kernel's occupancy was computed at, with the registers or the shared
+ * memory raised: resident blocks never rise as either grows, so a bisection
+ * finds the first value that loses a block in a few calls. */
+
+/* "Near" a cliff: within half a register allocation step. Registers are
+   allocated per warp in units of 256 on every arch occ knows (8 per
+   thread), so any register-bound kernel is within 8 of a step; 4 singles
+   out those a small code change pushes over. */
+#define OCC_INSPECT_RISK_NEAR_REGS 4
+/* Within 1 KB of shared memory per block: eight allocation units of 128
+   bytes (sm_80 to sm_120), one row of 256 floats of a tile. */
+#define OCC_INSPECT_RISK_NEAR_SMEM_BYTES 1024
+
+typedef struct occ_inspect_risk {
+    bool at_ceiling;         /* registers at the kernel's own ceiling: its register
+                                cap (__maxnreg__, -maxrregcount, or the one ptxas
+                                derived from __launch_bounds__, as the cubin
+                                records it), else the arch's maximum (255) */
+    int ceiling;             /* that ceiling */
+    bool own_cap;            /* the ceiling is the kernel's own cap */
+    bool launch_bounds;      /* the block size is above __launch_bounds__: the launch fails */
+    bool reqntid;            /* the block size is not the kernel's .reqntid: it fails */
+    bool cluster_refused;    /* the compiled cluster dims cannot launch on the GPU */
+    bool spilling;           /* spill stores or loads (a log), spill instructions (a cubin) */
+    bool has_cliffs;         /* a block fits, so the cliffs below were computed */
+    int blocks_per_sm;       /* at the kernel's own figures */
+    int regs_to_cliff;       /* fewest registers per thread more that lose a block;
+                                0: none does (up to the ceiling or the kernel's own
+                                register cap, which ptxas keeps to by spilling) */
+    int smem_to_cliff_bytes; /* fewest bytes of shared memory per block more that
+                                lose a block (past the per-block maximum, the
+                                block cannot launch); 0: none */
+} occ_inspect_risk;
+
+/* Only the flags that need no search: the ceiling, spills and the launch. */
+void occ_inspect_risk_flags(const occ_inspect_kernel *k, const occ_inspect_options *options,
+                            occ_inspect_risk *out);
+
+/* The risk of one kernel read with `options` (the device, dynamic shared
+   memory and block size its occupancy used). Device functions, kernels
+   without an occupancy and kernels compiled with __cluster_dims__ (whose
+   figure is a cluster launch's) get the ceiling and spill flags only. */
+void occ_inspect_risk_of(const occ_inspect_kernel *k, const occ_inspect_options *options,
+                         occ_inspect_risk *out);
+
+/* Within OCC_INSPECT_RISK_NEAR_REGS / _NEAR_SMEM_BYTES of a cliff. */
+bool occ_inspect_risk_near_regs(const occ_inspect_risk *r);
+bool occ_inspect_risk_near_smem(const occ_inspect_risk *r);
+
+/* A flag that says the launch fails: launch_bounds, reqntid, cluster_dims. */
+bool occ_inspect_risk_fails(const occ_inspect_risk *r);
+
+/* Any flag. */
+bool occ_inspect_risk_any(const occ_inspect_risk *r);
+
+/* The flags in words, into buf: "launch_bounds, reqntid, cluster_dims,
+   ceiling, spills, regs+2, smem+512B"; "-" for none. */
+const char *occ_inspect_risk_text(const occ_inspect_risk *r, char *buf, size_t cap);
+
+/* "registers+warps" (the limiters of a kernel with an occupancy), "none
+   fits", or the note that says why it has none; "-" without one. */
+const char *occ_inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap);
+
+/* ---- the launch and risk parts of the JSON documents ----------------------
+ * As occ inspect --json and occ diff --json write them (docs/json.md), for
+ * callers that build their own documents around them. */
+
+/* A row's launch object: {"block":[x,y,z],"dyn_smem_bytes":N,"cluster":...,
+   "carveout_percent":...,"source":"profile"}; "null" for a device function.
+   cap >= 192 holds any. */
+const char *occ_inspect_launch_json(const occ_inspect_kernel *k, char *buf, size_t cap);
+
+/* A row's launch in words: "[profile, block 16x16x1, 8192 B dynamic,
+   cluster 2x1x1]" for a row at a recorded launch, "" for one at the
+   options' block size. */
+const char *occ_inspect_launch_text(const occ_inspect_kernel *k, char *buf, size_t cap);
+
+/* The risk flags as a JSON array of strings: ["launch_bounds","regs+2"];
+   "[]". cap >= 192 holds any. */
+const char *occ_inspect_risk_json_flags(const occ_inspect_risk *r, char *buf, size_t cap);
+
+/* The launches of l that matched no kernel, heaviest first: *order holds
+ *count indices into l->launches (free with free()). */
+occ_status occ_inspect_launch_unmatched(const occ_inspect_launch_list *l, size_t **order,
+                                        size_t *count);
+
+/* The launch_match object of the documents (source, file, launches,
+   matched, kernels_launched, matched_time_share, unmatched heaviest first),
+   or "null" for l NULL: *text (NUL-terminated, *size bytes) is freed with
+   occ_inspect_text_free. */
+occ_status occ_inspect_launch_match_json(const occ_inspect_launch_list *l, char **text,
+                                         size_t *size);
+
+/* Frees text that libocc-inspect returned (free(); for bindings that
+   cannot reach the C library's own). */
+void occ_inspect_text_free(char *text);
+
 /* Seconds each step of the last occ_inspect_read took (for profiling). */
 typedef struct occ_inspect_timing {
     double split_seconds;        /* mapping files, walking container and entry headers */

@@ -12,5 +12,6 @@
 #pragma GCC visibility push(default)
 #include "occ.h"
 #include "occ_inspect.h"
+#include "occ_diff.h"
 #include "occ_profile.h"
 #pragma GCC visibility pop

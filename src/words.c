@@ -38,6 +38,52 @@ const char *occ_limiter_name(occ_limiter limiter)
     return "unknown";
 }
 
+const char *occ_limiter_key(occ_limiter limiter)
+{
+    switch (limiter) {
+    case OCC_LIMITER_WARPS: return "warps";
+    case OCC_LIMITER_REGISTERS: return "registers";
+    case OCC_LIMITER_SHARED_MEM: return "shared_mem";
+    case OCC_LIMITER_BLOCKS: return "blocks";
+    case OCC_LIMITER_BARRIERS: return "barriers";
+    }
+    return "unknown";
+}
+
+const char *occ_limiter_list(unsigned limiters, char *buf, size_t cap)
+{
+    static const occ_limiter order[] = {OCC_LIMITER_WARPS, OCC_LIMITER_BLOCKS,
+                                        OCC_LIMITER_REGISTERS, OCC_LIMITER_SHARED_MEM,
+                                        OCC_LIMITER_BARRIERS};
+    size_t len = 0;
+    if (buf == NULL || cap == 0) {
+        return buf;
+    }
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        if ((limiters & (unsigned)order[i]) == 0) {
+            continue;
+        }
+        const char *key = occ_limiter_key(order[i]);
+        size_t key_len = 0;
+        while (key[key_len] != '\0') {
+            key_len++;
+        }
+        size_t need = (len > 0 ? 1 : 0) + key_len;
+        if (len + need >= cap) {
+            break;
+        }
+        if (len > 0) {
+            buf[len++] = '+';
+        }
+        for (size_t c = 0; c <= key_len; c++) {
+            buf[len + c] = key[c];
+        }
+        len += key_len;
+    }
+    return buf;
+}
+
 const char *occ_limiter_nsight_name(occ_limiter limiter)
 {
     switch (limiter) {

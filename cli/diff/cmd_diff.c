@@ -2,9 +2,9 @@
  * cmd_diff.c - `occ diff OLD NEW`: what a build changed in its kernels'
  * resources and occupancy, as a CI gate. OLD and NEW are anything `occ
  * inspect` reads (logs, cubins, fatbins, executables, libraries, archives)
- * or baselines it saved (--save). Each side is one occ_inspect_read, the
- * two on two threads at once; the matching is diff_match.c's, the gate
- * diff_gate.c's, the outputs diff_text.c's and diff_json.c's.
+ * or baselines it saved (--save). The engine is libocc-inspect's
+ * (include/occ_diff.h): both sides read at once (occ_diff_read), matched,
+ * gated and written as JSON there; the table and Markdown are diff_text.c's.
  *
  * Exit status, as GNU diff's and grep's (diff.h): 0 when nothing fails the
  * gate, 1 when something does (the last line on stderr says "gate failed:
@@ -15,7 +15,6 @@
  * with a note: NEW is still read, and nothing is compared.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +25,7 @@
 
 #include "clock.h"
 #include "diff.h"
+#include "inspect_launches.h"
 #include "file_read.h"
 #include "gpu_select.h"
 #include "inspect_output.h"
@@ -108,7 +108,7 @@ typedef struct diff_args {
     const char *filter;
     const char *files[2];
     int file_count;
-    gate gate;
+    occ_diff_gate gate;
     bool gated;
     const char *allow_path;
     const char *launches; /* --launches FILE */
@@ -134,7 +134,16 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         }
         a->files[a->file_count++] = value;
         return true;
-    case OPT_FAIL_ON: a->gated = true; return gate_parse(value, &a->gate, err);
+    case OPT_FAIL_ON: {
+        a->gated = true;
+        occ_inspect_error gate_err;
+        if (occ_diff_gate_parse(value, &a->gate, &gate_err) != OCC_OK) {
+            return cli_error_set(err,
+                                 gate_err.status == OCC_ERR_OUT_OF_MEMORY ? EXIT_DATA : EXIT_USAGE,
+                                 "%s", gate_err.message);
+        }
+        return true;
+    }
     case OPT_ALLOW: a->allow_path = value; return true;
     case OPT_MISSING_BASELINE:
         if (strcmp(value, "ok") != 0 && strcmp(value, "fail") != 0) {
@@ -194,51 +203,6 @@ static bool check_args(const diff_args *a, cli_error *err)
     return true;
 }
 
-/* One side's read, on its own thread. */
-typedef struct side_read {
-    occ_inspect_input input;
-    const occ_inspect_options *options;
-    const char *filter;
-    occ_inspect_result *result;
-    occ_inspect_error err;
-    occ_status status;
-    double seconds;
-    pthread_t thread;
-} side_read;
-
-static void *read_side(void *context)
-{
-    side_read *s = context;
-    double start = cli_now_seconds();
-    s->status = occ_inspect_read(&s->input, 1, s->options, &s->result, &s->err);
-    if (s->status == OCC_OK && s->filter != NULL) {
-        s->status = occ_inspect_filter(s->result, s->filter, &s->err);
-    }
-    s->seconds = cli_now_seconds() - start;
-    return NULL;
-}
-
-/* Both sides at once: the engine's threads wait on large entries at times
-   (its buffer budget), and the other side's tasks fill those gaps. */
-static bool read_both(side_read sides[2], cli_error *err)
-{
-    bool threaded = pthread_create(&sides[0].thread, NULL, read_side, &sides[0]) == 0;
-    if (!threaded) {
-        read_side(&sides[0]);
-    }
-    read_side(&sides[1]);
-    if (threaded) {
-        pthread_join(sides[0].thread, NULL);
-    }
-    for (int i = 0; i < 2; i++) {
-        if (sides[i].status != OCC_OK) {
-            /* the library's line names the input (and the offset) */
-            return cli_error_set(err, EXIT_DATA, "%s", sides[i].err.message);
-        }
-    }
-    return true;
-}
-
 /* Trouble (diff.h): the line as every occ command prints it (with the hint
    to --help on a usage error), and exit status 2 whatever the CLI's code. */
 static int trouble(const cli_io *io, const cli_error *err)
@@ -256,38 +220,30 @@ static bool old_is_missing(const char *path)
     return strcmp(path, "-") != 0 && stat(path, &st) != 0 && errno == ENOENT;
 }
 
-static void count_risk(diff_side *side, const occ_inspect_options *read)
-{
-    size_t n = occ_inspect_kernel_count(side->result);
-    for (size_t i = 0; i < n; i++) {
-        kernel_risk flags;
-        kernel_risk_flags(occ_inspect_kernel_at(side->result, i), read, &flags);
-        side->at_ceiling += flags.at_ceiling;
-        side->spilling += flags.spilling;
-    }
-}
-
 /* --missing-baseline ok and no OLD: NEW is read (a broken build is still
    trouble), nothing is compared, and nothing is written that reads as a
    comparison; one note on stderr says so. */
 static int run_missing(const diff_args *a, const cli_io *io, const occ_inspect_input *new_input)
 {
-    side_read side;
-    memset(&side, 0, sizeof side);
-    side.input = *new_input;
-    side.options = &a->read;
-    side.filter = a->filter;
-    read_side(&side);
+    occ_inspect_result *result = NULL;
+    occ_inspect_error read_err;
+    occ_status status = occ_inspect_read(new_input, 1, &a->read, &result, &read_err);
+    if (status == OCC_OK && a->filter != NULL) {
+        status = occ_inspect_filter(result, a->filter, &read_err);
+    }
     int code = DIFF_EXIT_PASSED;
-    if (side.status != OCC_OK) {
+    if (status != OCC_OK) {
         cli_error err;
-        cli_error_set(&err, EXIT_DATA, "%s", side.err.message);
+        cli_error_set(&err, EXIT_DATA, "%s", read_err.message);
         code = trouble(io, &err);
     } else {
-        diff_side new_side = {a->files[1], side.result, 0, 0};
-        count_risk(&new_side, &a->read);
+        occ_diff_side new_side = {a->files[1], result, 0, 0};
+        occ_diff_side_count(&new_side, &a->read);
+        occ_inspect_error json_err;
         switch (a->output) {
-        case DIFF_OUT_JSON: diff_print_missing_json(io->out, a->files[0], &new_side); break;
+        case DIFF_OUT_JSON:
+            occ_diff_missing_json_write(io->out, a->files[0], &new_side, &json_err);
+            break; /* a write error is check_written's */
         case DIFF_OUT_MARKDOWN:
             diff_print_missing_markdown(io->out, a->files[0], &new_side, &a->read);
             break;
@@ -298,12 +254,12 @@ static int run_missing(const diff_args *a, const cli_io *io, const occ_inspect_i
         cli_put_visible(io->err, a->files[0]);
         fputs(" does not exist, so nothing was compared (--missing-baseline ok)\n", io->err);
     }
-    occ_inspect_result_free(side.result);
+    occ_inspect_result_free(result);
     return code;
 }
 
 static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2],
-               const allow_list *allow)
+               occ_diff_allow_list *allow)
 {
 #ifdef __GLIBC__
     /* large decompression buffers go back to the system when freed */
@@ -316,13 +272,6 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
         fprintf(io->err, "occ diff: note: --allow without --fail-on: nothing fails, so "
                          "nothing needs allowing\n");
     }
-    side_read sides[2];
-    memset(sides, 0, sizeof sides);
-    for (int i = 0; i < 2; i++) {
-        sides[i].input = inputs[i];
-        sides[i].options = &a->read;
-        sides[i].filter = a->filter;
-    }
     cli_error err;
     double start = cli_now_seconds();
     /* the launches first: a launch source that cannot be read is trouble
@@ -332,38 +281,46 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
     if (a->launches != NULL && !inspect_launches_load(a->launches, &launch_set, &err)) {
         return trouble(io, &err);
     }
-    bool read_ok = read_both(sides, &err);
+    occ_diff_sides sides;
+    occ_inspect_error read_err;
+    bool read_ok = occ_diff_read(&inputs[0], 1, &inputs[1], 1, &a->read, a->filter, &sides,
+                                 &read_err) == OCC_OK;
+    if (!read_ok) {
+        cli_error_set(&err, EXIT_DATA, "%s", read_err.message);
+    }
     /* the same launches on both sides: a row is a kernel at one launch */
     for (int i = 0; read_ok && a->launches != NULL && i < 2; i++) {
-        read_ok = inspect_launches_apply(&launch_set, sides[i].result, &a->read, &err);
+        read_ok = inspect_launches_apply(&launch_set, i == 0 ? sides.old_result : sides.new_result,
+                                         &a->read, &err);
     }
     double read_done = cli_now_seconds();
     int code = DIFF_EXIT_PASSED;
-    diff_report report;
+    occ_diff_report report;
     memset(&report, 0, sizeof report);
-    report.old_side = (diff_side){a->files[0], sides[0].result, 0, 0};
-    report.new_side = (diff_side){a->files[1], sides[1].result, 0, 0};
+    report.old_side = (occ_diff_side){a->files[0], sides.old_result, 0, 0};
+    report.new_side = (occ_diff_side){a->files[1], sides.new_result, 0, 0};
     report.read = &a->read;
-    report.launches = a->launches != NULL ? &launch_set : NULL;
+    report.launches = a->launches != NULL ? launch_set.list : NULL;
     report.gate = a->gated ? &a->gate : NULL;
     report.allow = allow->count > 0 ? allow : NULL;
+    occ_inspect_error diff_err;
     if (!read_ok) {
-        if (sides[0].status != OCC_OK && old_is_missing(a->files[0])) {
+        if (sides.failed_side == 0 && old_is_missing(a->files[0])) {
             size_t n = strlen(err.message);
             snprintf(err.message + n, sizeof err.message - n,
                      " (a first run, before a baseline is saved, passes with "
                      "--missing-baseline ok)");
         }
         code = trouble(io, &err);
-    } else if (!diff_compare(&report)) {
-        cli_error_set(&err, EXIT_DATA, "out of memory");
+    } else if (occ_diff_compare(&report, &diff_err) != OCC_OK) {
+        cli_error_set(&err, EXIT_DATA, "%s", diff_err.message);
         code = trouble(io, &err);
     } else {
-        gate_apply(&report);
-        diff_sort(&report);
         double compared = cli_now_seconds();
         switch (a->output) {
-        case DIFF_OUT_JSON: diff_print_json(io->out, &report); break;
+        case DIFF_OUT_JSON:
+            occ_diff_json_write(&report, io->out, &diff_err);
+            break; /* a write error is check_written's */
         case DIFF_OUT_MARKDOWN: diff_print_markdown(io->out, &report, a->top); break;
         default: diff_print_text(io->out, &report); break;
         }
@@ -372,23 +329,42 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
             fprintf(io->err,
                     "occ diff: seconds: read %.3f (old %.3f, new %.3f, at once), compare %.3f, "
                     "output %.3f\n",
-                    read_done - start, sides[0].seconds, sides[1].seconds, compared - read_done,
+                    read_done - start, sides.old_seconds, sides.new_seconds, compared - read_done,
                     cli_now_seconds() - compared);
         }
         if (report.failed > 0) {
             char summary[512];
             cli_fail(io, "diff", EXIT_DATA, "gate failed: %s",
-                     diff_gate_summary(&report, summary, sizeof summary));
+                     occ_diff_gate_summary(&report, summary, sizeof summary));
             code = DIFF_EXIT_FAILED;
         }
     }
-    free(report.entries);
-    occ_inspect_result_free(sides[0].result);
-    occ_inspect_result_free(sides[1].result);
+    occ_diff_report_free(&report);
+    occ_inspect_result_free(sides.old_result);
+    occ_inspect_result_free(sides.new_result);
     if (a->launches != NULL) {
         inspect_launches_free(&launch_set);
     }
     return code;
+}
+
+/* The --allow file, read here ('-' is the command's stdin, a directory is
+   named) and parsed by libocc-inspect. */
+static bool read_allow(const char *path, FILE *in, occ_diff_allow_list *out, cli_error *err)
+{
+    char *text;
+    size_t size;
+    if (!cli_read_file(path, in, OCC_DIFF_ALLOW_MAX_BYTES, &text, &size, err)) {
+        return cli_error_prefix(err, "option --allow: ");
+    }
+    occ_inspect_error parse_err;
+    occ_status status = occ_diff_allow_parse(path, text, size, out, &parse_err);
+    free(text);
+    if (status != OCC_OK) {
+        occ_diff_allow_free(out);
+        return cli_error_set(err, EXIT_DATA, "%s", parse_err.message);
+    }
+    return true;
 }
 
 /* OLD and NEW for the library; '-' is read here from the command's stdin. */
@@ -432,7 +408,7 @@ int cmd_diff(int argc, char **argv, const cli_io *io)
     occ_inspect_options_init(&a.read);
     a.top = DEFAULT_TOP_ROWS;
     cli_error err;
-    allow_list allow;
+    occ_diff_allow_list allow;
     memset(&allow, 0, sizeof allow);
     char *stdin_data = NULL;
     occ_inspect_input inputs[2];
@@ -444,7 +420,7 @@ int cmd_diff(int argc, char **argv, const cli_io *io)
     } else if (!check_args(&a, &err) ||
                ((a.gpu != NULL || a.gpu_file != NULL) &&
                 !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &a.device, &err)) ||
-               (a.allow_path != NULL && !allow_read(a.allow_path, io->in, &allow, &err)) ||
+               (a.allow_path != NULL && !read_allow(a.allow_path, io->in, &allow, &err)) ||
                !make_inputs(&a, io, inputs, &stdin_data, &err)) {
         code = trouble(io, &err);
     } else {
@@ -453,7 +429,7 @@ int cmd_diff(int argc, char **argv, const cli_io *io)
         }
         code = run(&a, io, inputs, &allow);
     }
-    allow_free(&allow);
+    occ_diff_allow_free(&allow);
     free(stdin_data);
     return check_written(io, code);
 }

@@ -12,25 +12,26 @@
 #include <jansson.h>
 
 #include "diff.h"
+#include "inspect_launches.h"
 #include "json_stream.h"
 #include "output.h"
 
-static const char *const headers[DIFF_FIELD_COUNT] = {
-    [DIFF_REGS] = "REGS",
-    [DIFF_SPILL_STORES] = "SPILL_ST",
-    [DIFF_SPILL_LOADS] = "SPILL_LD",
-    [DIFF_SPILL_INSTRUCTIONS] = "SPILL_I",
-    [DIFF_STACK] = "STACK",
-    [DIFF_SMEM] = "SMEM",
-    [DIFF_BARRIERS] = "BAR",
-    [DIFF_MAX_THREADS] = "BOUND",
-    [DIFF_REQ_THREADS] = "REQNTID",
-    [DIFF_MAX_REGS] = "MAXREG",
-    [DIFF_CLUSTER] = "CLUSTER",
-    [DIFF_THREADS] = "BLOCK",
-    [DIFF_BLOCKS] = "BLK/SM",
-    [DIFF_OCCUPANCY] = "OCC",
-    [DIFF_LIMITER] = "LIMITER",
+static const char *const headers[OCC_DIFF_FIELD_COUNT] = {
+    [OCC_DIFF_REGS] = "REGS",
+    [OCC_DIFF_SPILL_STORES] = "SPILL_ST",
+    [OCC_DIFF_SPILL_LOADS] = "SPILL_LD",
+    [OCC_DIFF_SPILL_INSTRUCTIONS] = "SPILL_I",
+    [OCC_DIFF_STACK] = "STACK",
+    [OCC_DIFF_SMEM] = "SMEM",
+    [OCC_DIFF_BARRIERS] = "BAR",
+    [OCC_DIFF_MAX_THREADS] = "BOUND",
+    [OCC_DIFF_REQ_THREADS] = "REQNTID",
+    [OCC_DIFF_MAX_REGS] = "MAXREG",
+    [OCC_DIFF_CLUSTER] = "CLUSTER",
+    [OCC_DIFF_THREADS] = "BLOCK",
+    [OCC_DIFF_BLOCKS] = "BLK/SM",
+    [OCC_DIFF_OCCUPANCY] = "OCC",
+    [OCC_DIFF_LIMITER] = "LIMITER",
 };
 
 #define CELL_BYTES 96
@@ -38,24 +39,26 @@ static const char *const headers[DIFF_FIELD_COUNT] = {
 /* The fields every section shows, changed or not. */
 static uint32_t always_shown(void)
 {
-    return 1u << DIFF_REGS | 1u << DIFF_BLOCKS | 1u << DIFF_OCCUPANCY | 1u << DIFF_LIMITER;
+    return 1u << OCC_DIFF_REGS | 1u << OCC_DIFF_BLOCKS | 1u << OCC_DIFF_OCCUPANCY |
+           1u << OCC_DIFF_LIMITER;
 }
 
 /* "64", or "64->72" where the field changed. */
-static const char *cell(const diff_entry *e, diff_field f, const char *arrow, char *buf, size_t cap)
+static const char *cell(const occ_diff_entry *e, occ_diff_field f, const char *arrow, char *buf,
+                        size_t cap)
 {
     char a[CELL_BYTES / 2];
     char b[CELL_BYTES / 2];
     if (e->old_k != NULL && e->new_k != NULL && (e->changed & (1u << f)) != 0) {
-        snprintf(buf, cap, "%s%s%s", diff_field_text(e->old_k, f, a, sizeof a), arrow,
-                 diff_field_text(e->new_k, f, b, sizeof b));
+        snprintf(buf, cap, "%s%s%s", occ_diff_field_text(e->old_k, f, a, sizeof a), arrow,
+                 occ_diff_field_text(e->new_k, f, b, sizeof b));
     } else {
-        diff_field_text(e->new_k != NULL ? e->new_k : e->old_k, f, buf, cap);
+        occ_diff_field_text(e->new_k != NULL ? e->new_k : e->old_k, f, buf, cap);
     }
     return buf;
 }
 
-static char marker(const diff_entry *e)
+static char marker(const occ_diff_entry *e)
 {
     if (e->failed == 0) {
         return ' ';
@@ -65,12 +68,13 @@ static char marker(const diff_entry *e)
 
 /* "occupancy-10%, regs+8": the failures an allowed entry had, or those of a
    failing entry that no --allow line accepts. */
-static const char *failed_items(const diff_report *r, const diff_entry *e, char *buf, size_t cap)
+static const char *failed_items(const occ_diff_report *r, const occ_diff_entry *e, char *buf,
+                                size_t cap)
 {
     size_t used = 0;
     uint32_t bits = e->allowed != NULL ? e->failed : e->failed & ~e->excused;
     buf[0] = '\0';
-    for (int item = 0; item < GATE_ITEM_COUNT && used < cap; item++) {
+    for (int item = 0; item < OCC_DIFF_GATE_ITEM_COUNT && used < cap; item++) {
         if ((bits >> item) & 1u) {
             int n =
                 snprintf(buf + used, cap - used, "%s%s", used > 0 ? ", " : "", r->gate->text[item]);
@@ -80,15 +84,15 @@ static const char *failed_items(const diff_report *r, const diff_entry *e, char 
     return buf;
 }
 
-static void print_name_notes(FILE *out, const diff_report *r, const diff_entry *e)
+static void print_name_notes(FILE *out, const occ_diff_report *r, const occ_diff_entry *e)
 {
     const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
     cli_put_visible(out, k->name);
     if (k->launch_index >= 0) {
         char launch[160];
-        fprintf(out, "  %s", inspect_launch_text(k, launch, sizeof launch));
+        fprintf(out, "  %s", occ_inspect_launch_text(k, launch, sizeof launch));
     }
-    if (e->status == DIFF_MOVED) {
+    if (e->status == OCC_DIFF_MOVED) {
         fputs("  (was ", out);
         cli_put_visible(out, e->old_k->name);
         fputc(')', out);
@@ -107,58 +111,59 @@ static void print_name_notes(FILE *out, const diff_report *r, const diff_entry *
     fputc('\n', out);
 }
 
-static void print_section(FILE *out, const diff_report *r, diff_status status, const char *title)
+static void print_section(FILE *out, const occ_diff_report *r, occ_diff_status status,
+                          const char *title)
 {
     uint32_t columns = always_shown();
     size_t rows = 0;
     for (size_t i = 0; i < r->entry_count; i++) {
-        const diff_entry *e = &r->entries[i];
+        const occ_diff_entry *e = &r->entries[i];
         if (e->status != status) {
             continue;
         }
         rows++;
         columns |= e->changed;
         const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
-        if (status != DIFF_CHANGED) {
-            columns |= 1u << DIFF_STACK | 1u << DIFF_SMEM;
+        if (status != OCC_DIFF_CHANGED) {
+            columns |= 1u << OCC_DIFF_STACK | 1u << OCC_DIFF_SMEM;
             if (k->spill_store_bytes > 0 || k->spill_load_bytes > 0) {
-                columns |= 1u << DIFF_SPILL_STORES | 1u << DIFF_SPILL_LOADS;
+                columns |= 1u << OCC_DIFF_SPILL_STORES | 1u << OCC_DIFF_SPILL_LOADS;
             }
             if (k->spill_instructions > 0) {
-                columns |= 1u << DIFF_SPILL_INSTRUCTIONS;
+                columns |= 1u << OCC_DIFF_SPILL_INSTRUCTIONS;
             }
         }
     }
     if (rows == 0) {
         return;
     }
-    int width[DIFF_FIELD_COUNT];
+    int width[OCC_DIFF_FIELD_COUNT];
     int risk_width = 4;
     char buf[CELL_BYTES];
-    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
         width[f] = (int)strlen(headers[f]);
     }
     for (size_t i = 0; i < r->entry_count; i++) {
-        const diff_entry *e = &r->entries[i];
+        const occ_diff_entry *e = &r->entries[i];
         if (e->status != status) {
             continue;
         }
-        for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
-            int n = (int)strlen(cell(e, (diff_field)f, "->", buf, sizeof buf));
+        for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
+            int n = (int)strlen(cell(e, (occ_diff_field)f, "->", buf, sizeof buf));
             width[f] = n > width[f] ? n : width[f];
         }
-        int n = (int)strlen(kernel_risk_text(&e->risk, buf, sizeof buf));
+        int n = (int)strlen(occ_inspect_risk_text(&e->risk, buf, sizeof buf));
         risk_width = n > risk_width ? n : risk_width;
     }
     fprintf(out, "\n%s:\n  %-8s", title, "ARCH");
-    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
         if ((columns >> f) & 1u) {
             fprintf(out, " %-*s", width[f], headers[f]);
         }
     }
     fprintf(out, " %-*s NAME\n", risk_width, "RISK");
     for (size_t i = 0; i < r->entry_count; i++) {
-        const diff_entry *e = &r->entries[i];
+        const occ_diff_entry *e = &r->entries[i];
         if (e->status != status) {
             continue;
         }
@@ -166,17 +171,17 @@ static void print_section(FILE *out, const diff_report *r, diff_status status, c
         char arch[16];
         fprintf(out, "%c %-8s", marker(e),
                 occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch));
-        for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+        for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
             if ((columns >> f) & 1u) {
-                fprintf(out, " %-*s", width[f], cell(e, (diff_field)f, "->", buf, sizeof buf));
+                fprintf(out, " %-*s", width[f], cell(e, (occ_diff_field)f, "->", buf, sizeof buf));
             }
         }
-        fprintf(out, " %-*s ", risk_width, kernel_risk_text(&e->risk, buf, sizeof buf));
+        fprintf(out, " %-*s ", risk_width, occ_inspect_risk_text(&e->risk, buf, sizeof buf));
         print_name_notes(out, r, e);
     }
 }
 
-static void print_side(FILE *out, const diff_side *side)
+static void print_side(FILE *out, const occ_diff_side *side)
 {
     occ_inspect_totals totals;
     occ_inspect_totals_get(side->result, &totals);
@@ -187,7 +192,7 @@ static void print_side(FILE *out, const diff_side *side)
     }
 }
 
-static void print_where(FILE *out, const diff_report *r)
+static void print_where(FILE *out, const occ_diff_report *r)
 {
     fputs("Occupancy on ", out);
     if (r->read->device != NULL) {
@@ -205,17 +210,17 @@ static void print_where(FILE *out, const diff_report *r)
 }
 
 /* The gate's verdict and the --allow lines that excused nothing. */
-static void print_gate(FILE *out, const diff_report *r)
+static void print_gate(FILE *out, const occ_diff_report *r)
 {
     if (r->gate == NULL) {
         fputs("\nNo --fail-on: nothing fails the run.\n", out);
     } else if (r->failed > 0) {
         char summary[512];
-        fprintf(out, "\nGate failed: %s.\n", diff_gate_summary(r, summary, sizeof summary));
+        fprintf(out, "\nGate failed: %s.\n", occ_diff_gate_summary(r, summary, sizeof summary));
     } else {
         fputs("\nPassed: no change fails --fail-on", out);
         const char *sep = " ";
-        for (int item = 0; item < GATE_ITEM_COUNT; item++) {
+        for (int item = 0; item < OCC_DIFF_GATE_ITEM_COUNT; item++) {
             if (r->gate->on[item]) {
                 fprintf(out, "%s%s", sep, r->gate->text[item]);
                 sep = ",";
@@ -228,7 +233,7 @@ static void print_gate(FILE *out, const diff_report *r)
                 r->allowed == 1 ? "" : "s", r->allowed == 1 ? "is" : "are", r->allow->path);
     }
     for (int a = 0; r->allow != NULL && a < r->allow->count; a++) {
-        const allow_rule *rule = &r->allow->rules[a];
+        const occ_diff_allow_rule *rule = &r->allow->rules[a];
         if (rule->used == 0) {
             fprintf(out, "%s line %d (", r->allow->path, rule->line);
             cli_put_visible(out, rule->pattern);
@@ -237,7 +242,7 @@ static void print_gate(FILE *out, const diff_report *r)
     }
 }
 
-void diff_print_text(FILE *out, const diff_report *r)
+void diff_print_text(FILE *out, const occ_diff_report *r)
 {
     char n[5][32];
     fputs("occ diff: ", out);
@@ -261,15 +266,15 @@ void diff_print_text(FILE *out, const diff_report *r)
                 "Note: one side was read from a ptxas log, the other from a binary: %s "
                 "differ%s only because one side cannot know %s, and %s not counted as "
                 "changes.\n",
-                diff_one_side_text(r->one_side_only, fields, sizeof fields),
+                occ_diff_one_side_text(r->one_side_only, fields, sizeof fields),
                 __builtin_popcount(r->one_side_only) == 1 ? "s" : "",
                 __builtin_popcount(r->one_side_only) == 1 ? "it" : "them",
                 __builtin_popcount(r->one_side_only) == 1 ? "is" : "are");
     }
-    print_section(out, r, DIFF_CHANGED, "Changed (worst first; ! fails the gate, ~ allowed)");
-    print_section(out, r, DIFF_ADDED, "Added");
-    print_section(out, r, DIFF_REMOVED, "Removed");
-    print_section(out, r, DIFF_MOVED, "Moved (renamed, same resources)");
+    print_section(out, r, OCC_DIFF_CHANGED, "Changed (worst first; ! fails the gate, ~ allowed)");
+    print_section(out, r, OCC_DIFF_ADDED, "Added");
+    print_section(out, r, OCC_DIFF_REMOVED, "Removed");
+    print_section(out, r, OCC_DIFF_MOVED, "Moved (renamed, same resources)");
     print_gate(out, r);
 }
 
@@ -380,8 +385,8 @@ static void md_name(FILE *out, const char *name)
 
 static const char *md_spills(const occ_inspect_kernel *k, char *buf, size_t cap)
 {
-    if (diff_spill_bytes(k) > 0) {
-        snprintf(buf, cap, "%lld B", diff_spill_bytes(k));
+    if (occ_diff_spill_bytes(k) > 0) {
+        snprintf(buf, cap, "%lld B", occ_diff_spill_bytes(k));
     } else if (k->spill_instructions > 0) {
         snprintf(buf, cap, "%d instr", k->spill_instructions);
     } else {
@@ -390,7 +395,7 @@ static const char *md_spills(const occ_inspect_kernel *k, char *buf, size_t cap)
     return buf;
 }
 
-static void md_cell(FILE *out, const diff_entry *e, diff_field f)
+static void md_cell(FILE *out, const occ_diff_entry *e, occ_diff_field f)
 {
     char buf[CELL_BYTES];
     fputs(" | ", out);
@@ -402,19 +407,20 @@ static void md_cell(FILE *out, const diff_entry *e, diff_field f)
    changes" cell, so that no changed row reads as unchanged. */
 static uint32_t md_columns(void)
 {
-    return 1u << DIFF_REGS | 1u << DIFF_STACK | 1u << DIFF_SMEM | 1u << DIFF_BLOCKS |
-           1u << DIFF_OCCUPANCY | 1u << DIFF_LIMITER;
+    return 1u << OCC_DIFF_REGS | 1u << OCC_DIFF_STACK | 1u << OCC_DIFF_SMEM |
+           1u << OCC_DIFF_BLOCKS | 1u << OCC_DIFF_OCCUPANCY | 1u << OCC_DIFF_LIMITER;
 }
 
 static uint32_t spill_fields(void)
 {
-    return 1u << DIFF_SPILL_STORES | 1u << DIFF_SPILL_LOADS | 1u << DIFF_SPILL_INSTRUCTIONS;
+    return 1u << OCC_DIFF_SPILL_STORES | 1u << OCC_DIFF_SPILL_LOADS |
+           1u << OCC_DIFF_SPILL_INSTRUCTIONS;
 }
 
 /* "max_regs 64 → 32, threads 256 → 128": the changed fields the row's
    columns do not show, by their JSON keys; `spills_shown` says whether the
    spills column shows its change. */
-static void md_other_changes(FILE *out, const diff_entry *e, bool spills_shown)
+static void md_other_changes(FILE *out, const occ_diff_entry *e, bool spills_shown)
 {
     if (e->old_k == NULL || e->new_k == NULL) {
         return;
@@ -424,28 +430,28 @@ static void md_other_changes(FILE *out, const diff_entry *e, bool spills_shown)
         hidden &= ~spill_fields();
     }
     const char *sep = " ";
-    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
         if ((hidden >> f) & 1u) {
             char a[CELL_BYTES / 2];
             char b[CELL_BYTES / 2];
-            fprintf(out, "%s%s %s → %s", sep, diff_field_key((diff_field)f),
-                    diff_field_text(e->old_k, (diff_field)f, a, sizeof a),
-                    diff_field_text(e->new_k, (diff_field)f, b, sizeof b));
+            fprintf(out, "%s%s %s → %s", sep, occ_diff_field_key((occ_diff_field)f),
+                    occ_diff_field_text(e->old_k, (occ_diff_field)f, a, sizeof a),
+                    occ_diff_field_text(e->new_k, (occ_diff_field)f, b, sizeof b));
             sep = ", ";
         }
     }
 }
 
-static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
+static void md_row(FILE *out, const occ_diff_report *r, const occ_diff_entry *e)
 {
     const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
     char arch[16];
     char buf[CELL_BYTES];
     const char *mark = e->failed == 0 ? "" : e->allowed != NULL ? "allowed" : "**FAIL**";
-    fprintf(out, "| %s | %s | %s | ", mark, diff_status_name(e->status),
+    fprintf(out, "| %s | %s | %s | ", mark, occ_diff_status_name(e->status),
             occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch));
     md_name(out, k->name);
-    if (e->status == DIFF_MOVED) {
+    if (e->status == OCC_DIFF_MOVED) {
         fputs(" (was ", out);
         md_name(out, e->old_k->name);
         fputc(')', out);
@@ -453,9 +459,9 @@ static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
     if (k->launch_index >= 0) {
         /* "[profile, block 128, 8192 B dynamic]": digits, words and commas only */
         char launch[160];
-        fprintf(out, " %s", inspect_launch_text(k, launch, sizeof launch));
+        fprintf(out, " %s", occ_inspect_launch_text(k, launch, sizeof launch));
     }
-    md_cell(out, e, DIFF_REGS);
+    md_cell(out, e, OCC_DIFF_REGS);
     fputs(" | ", out);
     char a[CELL_BYTES / 2];
     md_spills(k, buf, sizeof buf);
@@ -469,14 +475,14 @@ static void md_row(FILE *out, const diff_report *r, const diff_entry *e)
     } else {
         fputs(buf, out);
     }
-    md_cell(out, e, DIFF_STACK);
-    md_cell(out, e, DIFF_SMEM);
-    md_cell(out, e, DIFF_BLOCKS);
-    md_cell(out, e, DIFF_OCCUPANCY);
-    md_cell(out, e, DIFF_LIMITER);
+    md_cell(out, e, OCC_DIFF_STACK);
+    md_cell(out, e, OCC_DIFF_SMEM);
+    md_cell(out, e, OCC_DIFF_BLOCKS);
+    md_cell(out, e, OCC_DIFF_OCCUPANCY);
+    md_cell(out, e, OCC_DIFF_LIMITER);
     fputs(" |", out);
     md_other_changes(out, e, spills_shown);
-    fprintf(out, " | %s |", kernel_risk_text(&e->risk, buf, sizeof buf));
+    fprintf(out, " | %s |", occ_inspect_risk_text(&e->risk, buf, sizeof buf));
     if (e->failed != 0) {
         char items[256];
         fprintf(out, " %s", failed_items(r, e, items, sizeof items));
@@ -493,7 +499,7 @@ static void md_header(FILE *out)
 }
 
 /* The inputs of one side, as code spans. */
-static void md_side(FILE *out, const diff_side *side)
+static void md_side(FILE *out, const occ_diff_side *side)
 {
     occ_inspect_totals totals;
     occ_inspect_totals_get(side->result, &totals);
@@ -504,14 +510,15 @@ static void md_side(FILE *out, const diff_side *side)
 }
 
 /* The share of the launches' weight that matched kernels of the new build. */
-static double launches_share(const inspect_launch_set *l)
+static double launches_share(const occ_inspect_launch_list *l)
 {
     return l->match.weight > 0 ? l->match.matched_weight / l->match.weight : 0.0;
 }
 
 /* " on `H200`, at `--threads 256`": the GPU and the launch the occupancy is
    computed for. */
-static void md_where(FILE *out, const occ_inspect_options *read, const inspect_launch_set *launches)
+static void md_where(FILE *out, const occ_inspect_options *read,
+                     const occ_inspect_launch_list *launches)
 {
     if (read->device != NULL) {
         fputs(" on ", out);
@@ -536,7 +543,7 @@ static void md_where(FILE *out, const occ_inspect_options *read, const inspect_l
     }
 }
 
-void diff_print_markdown(FILE *out, const diff_report *r, int shown)
+void diff_print_markdown(FILE *out, const occ_diff_report *r, int shown)
 {
     char n[5][32];
     /* the opening line: what was compared, where, and by which occ */
@@ -560,12 +567,13 @@ void diff_print_markdown(FILE *out, const diff_report *r, int shown)
         fprintf(out,
                 "One side is a ptxas log, the other a binary: %s differ only because one "
                 "side cannot know them, and are not counted.\n\n",
-                diff_one_side_text(r->one_side_only, fields, sizeof fields));
+                occ_diff_one_side_text(r->one_side_only, fields, sizeof fields));
     }
     if (r->gate != NULL) {
         char summary[512];
         if (r->failed > 0) {
-            fprintf(out, "**Gate failed**: %s.\n\n", diff_gate_summary(r, summary, sizeof summary));
+            fprintf(out, "**Gate failed**: %s.\n\n",
+                    occ_diff_gate_summary(r, summary, sizeof summary));
         } else {
             fputs("Gate passed.\n\n", out);
         }
@@ -595,7 +603,7 @@ void diff_print_markdown(FILE *out, const diff_report *r, int shown)
     fputs("\n</details>\n", out);
 }
 
-void diff_print_missing_markdown(FILE *out, const char *missing, const diff_side *new_side,
+void diff_print_missing_markdown(FILE *out, const char *missing, const occ_diff_side *new_side,
                                  const occ_inspect_options *read)
 {
     char n[32];

@@ -88,7 +88,7 @@ void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_arg
         } else {
             fputs(",,", out);
         }
-        put_field(out, inspect_limiter_text(f, limiter, sizeof limiter));
+        put_field(out, occ_inspect_limiter_text(f, limiter, sizeof limiter));
         fputc(',', out);
         put_field(out, f->mangled);
         fputc('\n', out);

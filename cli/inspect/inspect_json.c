@@ -10,7 +10,6 @@
 
 #include "calc_output.h"
 #include "inspect_output.h"
-#include "inspect_risk.h"
 #include "json_stream.h"
 
 #define INSPECT_SCHEMA_VERSION 1
@@ -167,11 +166,13 @@ static void row_json(json_stream *s, const occ_inspect_kernel *f)
     key(s, "flags");
     occ_inspect_options own_arch;
     memset(&own_arch, 0, sizeof own_arch);
-    kernel_risk risk;
-    kernel_risk_flags(f, &own_arch, &risk);
-    kernel_risk_json_flags(s, &risk);
+    occ_inspect_risk risk;
+    occ_inspect_risk_flags(f, &own_arch, &risk);
+    char flags[192];
+    json_stream_lit(s, occ_inspect_risk_json_flags(&risk, flags, sizeof flags));
     key(s, "launch");
-    inspect_launch_row_json(s, f);
+    char launch[192];
+    json_stream_lit(s, occ_inspect_launch_json(f, launch, sizeof launch));
     key(s, "note");
     if (f->note != NULL) {
         json_stream_cstring(s, f->note);
@@ -306,7 +307,15 @@ void inspect_print_json(FILE *out, const occ_inspect_result *r, const inspect_ar
     json_stream_lit(s, "],\n\"entries_skipped\":");
     json_stream_int(s, totals.entries_skipped);
     json_stream_lit(s, ",\n\"launch_match\":");
-    inspect_launches_json(s, a->launch_set);
+    char *launch_match = NULL;
+    size_t launch_match_size = 0;
+    if (occ_inspect_launch_match_json(a->launch_set != NULL ? a->launch_set->list : NULL,
+                                      &launch_match, &launch_match_size) == OCC_OK) {
+        json_stream_raw(s, launch_match, launch_match_size);
+    } else {
+        json_stream_lit(s, "null"); /* out of memory: the document stays whole */
+    }
+    occ_inspect_text_free(launch_match);
     json_stream_lit(s, ",\n\"functions\":[\n");
     int jobs = a->read.jobs > 0 ? a->read.jobs : occ_inspect_default_jobs();
     write_functions(s, r, jobs);

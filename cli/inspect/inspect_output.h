@@ -61,10 +61,6 @@ bool inspect_apply_read_option(inspect_read_option which, const char *value, occ
    compile as a POSIX extended regular expression. NULL passes. */
 bool inspect_check_filter(const char *regex, cli_error *err);
 
-/* The binding limiter(s) "registers+warps", "none fits", or why there is no
-   occupancy ("device function"). */
-const char *inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap);
-
 void inspect_print_table(FILE *out, const occ_inspect_result *r, const inspect_args *args);
 void inspect_print_summary(FILE *out, const occ_inspect_result *r, const inspect_args *args);
 void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_args *args);

@@ -9,20 +9,8 @@
 
 #include "calc_output.h"
 #include "inspect_output.h"
-#include "inspect_risk.h"
+#include "inspect_risk_print.h"
 #include "output.h"
-
-const char *inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap)
-{
-    if (!k->has_occupancy) {
-        snprintf(buf, cap, "%s", k->note != NULL ? k->note : "-");
-    } else if (k->blocks_per_sm == 0) {
-        snprintf(buf, cap, "none fits");
-    } else {
-        calc_limiter_list(k->limiters, buf, cap);
-    }
-    return buf;
-}
 
 /* The table's LIMITER: a launch that fails says so first. */
 static const char *row_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap)
@@ -34,7 +22,7 @@ static const char *row_limiter_text(const occ_inspect_kernel *k, char *buf, size
     } else if (k->has_occupancy && (k->launch_flags & OCC_INSPECT_LAUNCH_CLUSTER)) {
         snprintf(buf, cap, "FAILS: cluster > 16");
     } else {
-        inspect_limiter_text(k, buf, cap);
+        occ_inspect_limiter_text(k, buf, cap);
     }
     return buf;
 }
@@ -83,7 +71,7 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
     occ_inspect_totals_get(r, &totals);
     if (a->launch_set != NULL) {
         /* a kernel launched k ways has k rows */
-        size_t distinct = kernels - launch_rows + a->launch_set->match.kernels_launched;
+        size_t distinct = kernels - launch_rows + a->launch_set->list->match.kernels_launched;
         fprintf(out, "\n%zu row%s for %zu kernel%s", kernels, kernels == 1 ? "" : "s", distinct,
                 distinct == 1 ? "" : "s");
     } else {
@@ -142,7 +130,7 @@ static void print_footer(FILE *out, const occ_inspect_result *r, const inspect_a
                 from_log, from_log == 1 ? " was" : "s were");
     }
     if (a->launch_set != NULL) {
-        inspect_launches_print(out, a->launch_set);
+        inspect_launches_print(out, a->launch_set->list);
     }
     for (int i = 0; i < totals.no_data_count; i++) {
         char kind[16];
@@ -211,7 +199,7 @@ static void print_row(FILE *out, const occ_inspect_kernel *k)
     }
     if (k->launch_index >= 0) {
         char launch[160];
-        fprintf(out, "  %s", inspect_launch_text(k, launch, sizeof launch));
+        fprintf(out, "  %s", occ_inspect_launch_text(k, launch, sizeof launch));
     }
     fputc('\n', out);
 }

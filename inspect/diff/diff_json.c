@@ -1,5 +1,5 @@
 /*
- * diff_json.c - `occ diff --json` (schema occ.diff, version 1, in
+ * diff_json.c - the occ.diff JSON document (OCC_DIFF_SCHEMA_VERSION, in
  * docs/json.md): the counts, the gate, and the arrays changed, added,
  * removed and moved, each entry with its arch, its names and every compared
  * field as {"old": ..., "new": ...} (null on the side that has no kernel or
@@ -7,12 +7,11 @@
  * --missing-baseline ok and no OLD, a document that says so instead
  * (missing_baseline, and NEW's side), with none of a comparison's fields.
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "diff_internal.h"
 #include "json_stream.h"
-
-#define DIFF_SCHEMA_VERSION 1
 
 static void key(json_stream *s, const char *name)
 {
@@ -30,13 +29,13 @@ static void string_or_null(json_stream *s, const char *text)
     }
 }
 
-static void value(json_stream *s, const occ_inspect_kernel *k, diff_field f)
+static void value(json_stream *s, const occ_inspect_kernel *k, occ_diff_field f)
 {
     char buf[128];
-    json_stream_lit(s, k != NULL ? diff_field_json(k, f, buf, sizeof buf) : "null");
+    json_stream_lit(s, k != NULL ? occ_diff_field_json(k, f, buf, sizeof buf) : "null");
 }
 
-static void risk_json(json_stream *s, const kernel_risk *r)
+static void risk_json(json_stream *s, const occ_inspect_risk *r)
 {
     json_stream_lit(s, "{\"at_ceiling\":");
     json_stream_lit(s, r->at_ceiling ? "true" : "false");
@@ -55,17 +54,18 @@ static void risk_json(json_stream *s, const kernel_risk *r)
         json_stream_lit(s, "null");
     }
     key(s, "flags");
-    kernel_risk_json_flags(s, r);
+    char flags[192];
+    json_stream_lit(s, occ_inspect_risk_json_flags(r, flags, sizeof flags));
     json_stream_raw(s, "}", 1);
 }
 
 /* ,"name":["occupancy-10%",...]: the gate items in `bits`, as given. */
-static void items_json(json_stream *s, const diff_report *r, const char *name, uint32_t bits)
+static void items_json(json_stream *s, const occ_diff_report *r, const char *name, uint32_t bits)
 {
     key(s, name);
     json_stream_raw(s, "[", 1);
     int n = 0;
-    for (int item = 0; item < GATE_ITEM_COUNT; item++) {
+    for (int item = 0; item < OCC_DIFF_GATE_ITEM_COUNT; item++) {
         if ((bits >> item) & 1u) {
             json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
             json_stream_cstring(s, r->gate->text[item]);
@@ -74,7 +74,7 @@ static void items_json(json_stream *s, const diff_report *r, const char *name, u
     json_stream_raw(s, "]", 1);
 }
 
-static void entry_json(json_stream *s, const diff_report *r, const diff_entry *e)
+static void entry_json(json_stream *s, const occ_diff_report *r, const occ_diff_entry *e)
 {
     const occ_inspect_kernel *k = e->new_k != NULL ? e->new_k : e->old_k;
     char arch[16];
@@ -84,7 +84,7 @@ static void entry_json(json_stream *s, const diff_report *r, const diff_entry *e
     json_stream_cstring(s, k->name);
     key(s, "mangled");
     json_stream_cstring(s, k->mangled);
-    if (e->status == DIFF_MOVED) {
+    if (e->status == OCC_DIFF_MOVED) {
         key(s, "old_name");
         json_stream_cstring(s, e->old_k->name);
         key(s, "old_mangled");
@@ -95,19 +95,19 @@ static void entry_json(json_stream *s, const diff_report *r, const diff_entry *e
     key(s, "changed_fields");
     json_stream_raw(s, "[", 1);
     int n = 0;
-    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
         if ((e->changed >> f) & 1u) {
             json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
-            json_stream_cstring(s, diff_field_key((diff_field)f));
+            json_stream_cstring(s, occ_diff_field_key((occ_diff_field)f));
         }
     }
     json_stream_raw(s, "]", 1);
-    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
-        key(s, diff_field_key((diff_field)f));
+    for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
+        key(s, occ_diff_field_key((occ_diff_field)f));
         json_stream_lit(s, "{\"old\":");
-        value(s, e->old_k, (diff_field)f);
+        value(s, e->old_k, (occ_diff_field)f);
         json_stream_lit(s, ",\"new\":");
-        value(s, e->new_k, (diff_field)f);
+        value(s, e->new_k, (occ_diff_field)f);
         json_stream_raw(s, "}", 1);
     }
     key(s, "gpu");
@@ -117,7 +117,9 @@ static void entry_json(json_stream *s, const diff_report *r, const diff_entry *e
     string_or_null(s, e->new_k != NULL && e->new_k->has_occupancy ? e->new_k->gpu : NULL);
     json_stream_raw(s, "}", 1);
     key(s, "launch");
-    inspect_launch_row_json(s, e->new_k != NULL ? e->new_k : e->old_k);
+    char launch[192];
+    json_stream_lit(
+        s, occ_inspect_launch_json(e->new_k != NULL ? e->new_k : e->old_k, launch, sizeof launch));
     key(s, "risk");
     risk_json(s, &e->risk);
     items_json(s, r, "fails", e->failed);
@@ -137,7 +139,7 @@ static void entry_json(json_stream *s, const diff_report *r, const diff_entry *e
     json_stream_raw(s, "}", 1);
 }
 
-static void side_json(json_stream *s, const diff_side *side)
+static void side_json(json_stream *s, const occ_diff_side *side)
 {
     occ_inspect_totals totals;
     occ_inspect_totals_get(side->result, &totals);
@@ -159,7 +161,7 @@ static void side_json(json_stream *s, const diff_side *side)
     json_stream_raw(s, "}", 1);
 }
 
-static void gate_json(json_stream *s, const diff_report *r)
+static void gate_json(json_stream *s, const occ_diff_report *r)
 {
     if (r->gate == NULL) {
         json_stream_lit(s, "null");
@@ -167,7 +169,7 @@ static void gate_json(json_stream *s, const diff_report *r)
     }
     json_stream_lit(s, "{\"fail_on\":[");
     int n = 0;
-    for (int item = 0; item < GATE_ITEM_COUNT; item++) {
+    for (int item = 0; item < OCC_DIFF_GATE_ITEM_COUNT; item++) {
         if (r->gate->on[item]) {
             json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
             json_stream_cstring(s, r->gate->text[item]);
@@ -194,13 +196,12 @@ static void gate_json(json_stream *s, const diff_report *r)
     json_stream_raw(s, "]}", 2);
 }
 
-void diff_print_json(FILE *out, const diff_report *r)
+/* The document into s: OCC_ERR_OUT_OF_MEMORY when a part could not be made. */
+static occ_status report_json(json_stream *s, const occ_diff_report *r)
 {
-    json_stream stream;
-    json_stream *s = &stream;
-    json_stream_init(s, out);
+    occ_status status = OCC_OK;
     json_stream_lit(s, "{\"schema\":\"occ.diff\",\"version\":");
-    json_stream_int(s, DIFF_SCHEMA_VERSION);
+    json_stream_int(s, OCC_DIFF_SCHEMA_VERSION);
     key(s, "occ_version");
     json_stream_cstring(s, occ_version());
     key(s, "missing_baseline");
@@ -210,7 +211,7 @@ void diff_print_json(FILE *out, const diff_report *r)
     json_stream_lit(s, ",\n\"new\":");
     side_json(s, &r->new_side);
     json_stream_lit(s, ",\n\"launch_match\":");
-    inspect_launches_json(s, r->launches);
+    status = insp_launch_match_json(s, r->launches);
     json_stream_lit(s, ",\n\"gpu\":");
     string_or_null(s, r->read->device != NULL ? r->read->device->name : NULL);
     key(s, "threads");
@@ -222,10 +223,10 @@ void diff_print_json(FILE *out, const diff_report *r)
     key(s, "dyn_smem_bytes");
     json_stream_int(s, r->read->dyn_smem_bytes);
     json_stream_lit(s, ",\n\"one_side_only\":[");
-    for (int f = 0, n = 0; f < DIFF_FIELD_COUNT; f++) {
+    for (int f = 0, n = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
         if ((r->one_side_only >> f) & 1u) {
             json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
-            json_stream_cstring(s, diff_field_key((diff_field)f));
+            json_stream_cstring(s, occ_diff_field_key((occ_diff_field)f));
         }
     }
     json_stream_lit(s, "]");
@@ -241,10 +242,11 @@ void diff_print_json(FILE *out, const diff_report *r)
     json_stream_int(s, (long long)r->moved);
     json_stream_lit(s, "},\n\"gate\":");
     gate_json(s, r);
-    static const diff_status order[] = {DIFF_CHANGED, DIFF_ADDED, DIFF_REMOVED, DIFF_MOVED};
+    static const occ_diff_status order[] = {OCC_DIFF_CHANGED, OCC_DIFF_ADDED, OCC_DIFF_REMOVED,
+                                            OCC_DIFF_MOVED};
     for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
         json_stream_lit(s, ",\n\"");
-        json_stream_lit(s, diff_status_name(order[o]));
+        json_stream_lit(s, occ_diff_status_name(order[o]));
         json_stream_lit(s, "\":[");
         int n = 0;
         for (size_t i = 0; i < r->entry_count; i++) {
@@ -256,16 +258,71 @@ void diff_print_json(FILE *out, const diff_report *r)
         json_stream_raw(s, "]", 1);
     }
     json_stream_lit(s, "}\n");
-    json_stream_flush(s);
+    return status;
 }
 
-void diff_print_missing_json(FILE *out, const char *missing, const diff_side *new_side)
+/* Flushes s to its FILE: OCC_ERR_IO when the FILE took an error. */
+static occ_status finish(json_stream *s, FILE *out, occ_inspect_error *err)
 {
+    json_stream_flush(s);
+    if (fflush(out) != 0 || ferror(out)) {
+        return insp_diff_fail(err, OCC_ERR_IO, "cannot write the occ.diff document");
+    }
+    return OCC_OK;
+}
+
+occ_status occ_diff_json_write(const occ_diff_report *report, FILE *out, occ_inspect_error *err)
+{
+    if (report == NULL || out == NULL || report->read == NULL) {
+        return insp_diff_fail(err, OCC_ERR_NULL_POINTER, "occ_diff_json_write: a NULL argument");
+    }
+    json_stream stream;
+    json_stream_init(&stream, out);
+    occ_status status = report_json(&stream, report);
+    if (status != OCC_OK) {
+        json_stream_flush(&stream);
+        return insp_diff_fail(err, status, "out of memory writing the occ.diff document");
+    }
+    return finish(&stream, out, err);
+}
+
+occ_status occ_diff_json_text(const occ_diff_report *report, char **text, size_t *size,
+                              occ_inspect_error *err)
+{
+    if (report == NULL || text == NULL || size == NULL || report->read == NULL) {
+        return insp_diff_fail(err, OCC_ERR_NULL_POINTER, "occ_diff_json_text: a NULL argument");
+    }
+    *text = NULL;
+    *size = 0;
+    json_stream *s = malloc(sizeof *s); /* its buffer is 16 KB: not on the stack */
+    if (s == NULL) {
+        return insp_diff_fail(err, OCC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    json_stream_init_memory(s);
+    occ_status status = report_json(s, report);
+    if (status == OCC_OK) {
+        status = insp_json_stream_text(s, text, size);
+    }
+    json_stream_free(s);
+    free(s);
+    if (status != OCC_OK) {
+        return insp_diff_fail(err, status, "out of memory writing the occ.diff document");
+    }
+    return OCC_OK;
+}
+
+occ_status occ_diff_missing_json_write(FILE *out, const char *missing,
+                                       const occ_diff_side *new_side, occ_inspect_error *err)
+{
+    if (out == NULL || missing == NULL || new_side == NULL || new_side->result == NULL) {
+        return insp_diff_fail(err, OCC_ERR_NULL_POINTER,
+                              "occ_diff_missing_json_write: a NULL argument");
+    }
     json_stream stream;
     json_stream *s = &stream;
     json_stream_init(s, out);
     json_stream_lit(s, "{\"schema\":\"occ.diff\",\"version\":");
-    json_stream_int(s, DIFF_SCHEMA_VERSION);
+    json_stream_int(s, OCC_DIFF_SCHEMA_VERSION);
     key(s, "occ_version");
     json_stream_cstring(s, occ_version());
     key(s, "missing_baseline");
@@ -273,5 +330,5 @@ void diff_print_missing_json(FILE *out, const char *missing, const diff_side *ne
     json_stream_lit(s, ",\n\"new\":");
     side_json(s, new_side);
     json_stream_lit(s, "}\n");
-    json_stream_flush(s);
+    return finish(s, out, err);
 }

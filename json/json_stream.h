@@ -4,9 +4,12 @@
  * whole library), where building a jansson tree per object costs more than
  * reading the library. Only what such a writer needs: punctuation, escaped
  * strings, integers and doubles formatted as jansson formats them.
+ *
+ * Compiled into libocc-inspect, whose documents (occ.diff) it writes, and
+ * used by the CLI's; not part of any public API.
  */
-#ifndef OCC_CLI_JSON_STREAM_H
-#define OCC_CLI_JSON_STREAM_H
+#ifndef OCC_JSON_STREAM_H
+#define OCC_JSON_STREAM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,4 +49,4 @@ void json_stream_int(json_stream *s, long long value);
 /* As jansson writes a real: %.17g, with ".0" added to integral values. */
 void json_stream_double(json_stream *s, double value);
 
-#endif /* OCC_CLI_JSON_STREAM_H */
+#endif /* OCC_JSON_STREAM_H */

@@ -1,90 +1,89 @@
 /*
- * diff_fields.c - the fields `occ diff` compares: their names, their values
+ * diff_fields.c - the fields occ_diff_compare compares: their names, their values
  * on one side as text and as JSON, and whether two sides differ. Every value
  * is read from the occ_inspect_kernel libocc-inspect returned; nothing is
  * recomputed here.
  */
 #include <string.h>
 
-#include "calc_output.h"
-#include "diff.h"
-#include "inspect_output.h"
+#include "diff_internal.h"
 
-static const char *const keys[DIFF_FIELD_COUNT] = {
-    [DIFF_REGS] = "regs",
-    [DIFF_SPILL_STORES] = "spill_store_bytes",
-    [DIFF_SPILL_LOADS] = "spill_load_bytes",
-    [DIFF_SPILL_INSTRUCTIONS] = "spill_instructions",
-    [DIFF_STACK] = "stack_bytes",
-    [DIFF_SMEM] = "smem_bytes",
-    [DIFF_BARRIERS] = "barriers",
-    [DIFF_MAX_THREADS] = "max_threads",
-    [DIFF_REQ_THREADS] = "req_threads",
-    [DIFF_MAX_REGS] = "max_regs",
-    [DIFF_CLUSTER] = "cluster_dims",
-    [DIFF_THREADS] = "threads",
-    [DIFF_BLOCKS] = "blocks_per_sm",
-    [DIFF_OCCUPANCY] = "occupancy",
-    [DIFF_LIMITER] = "limiters",
+static const char *const keys[OCC_DIFF_FIELD_COUNT] = {
+    [OCC_DIFF_REGS] = "regs",
+    [OCC_DIFF_SPILL_STORES] = "spill_store_bytes",
+    [OCC_DIFF_SPILL_LOADS] = "spill_load_bytes",
+    [OCC_DIFF_SPILL_INSTRUCTIONS] = "spill_instructions",
+    [OCC_DIFF_STACK] = "stack_bytes",
+    [OCC_DIFF_SMEM] = "smem_bytes",
+    [OCC_DIFF_BARRIERS] = "barriers",
+    [OCC_DIFF_MAX_THREADS] = "max_threads",
+    [OCC_DIFF_REQ_THREADS] = "req_threads",
+    [OCC_DIFF_MAX_REGS] = "max_regs",
+    [OCC_DIFF_CLUSTER] = "cluster_dims",
+    [OCC_DIFF_THREADS] = "threads",
+    [OCC_DIFF_BLOCKS] = "blocks_per_sm",
+    [OCC_DIFF_OCCUPANCY] = "occupancy",
+    [OCC_DIFF_LIMITER] = "limiters",
 };
 
-const char *diff_field_key(diff_field field)
+const char *occ_diff_field_key(occ_diff_field field)
 {
-    return field >= 0 && field < DIFF_FIELD_COUNT ? keys[field] : "?";
+    return field >= 0 && field < OCC_DIFF_FIELD_COUNT ? keys[field] : "?";
 }
 
-static const int *dims_of(const occ_inspect_kernel *k, diff_field field)
+static const int *dims_of(const occ_inspect_kernel *k, occ_diff_field field)
 {
     switch (field) {
-    case DIFF_MAX_THREADS: return k->max_threads;
-    case DIFF_REQ_THREADS: return k->req_threads;
-    case DIFF_CLUSTER: return k->cluster_dims;
+    case OCC_DIFF_MAX_THREADS: return k->max_threads;
+    case OCC_DIFF_REQ_THREADS: return k->req_threads;
+    case OCC_DIFF_CLUSTER: return k->cluster_dims;
     default: return NULL;
     }
 }
 
 /* A plain number field, and whether the kernel carries it. */
-static bool int_of(const occ_inspect_kernel *k, diff_field field, long long *out)
+static bool int_of(const occ_inspect_kernel *k, occ_diff_field field, long long *out)
 {
     switch (field) {
-    case DIFF_REGS: *out = k->regs; return true;
-    case DIFF_SPILL_STORES: *out = k->spill_store_bytes; return *out != OCC_INSPECT_UNKNOWN;
-    case DIFF_SPILL_LOADS: *out = k->spill_load_bytes; return *out != OCC_INSPECT_UNKNOWN;
-    case DIFF_SPILL_INSTRUCTIONS: *out = k->spill_instructions; return true;
-    case DIFF_STACK: *out = k->stack_bytes; return true;
-    case DIFF_SMEM: *out = k->smem_bytes; return true;
-    case DIFF_BARRIERS: *out = k->barriers; return *out != OCC_INSPECT_UNKNOWN;
-    case DIFF_MAX_REGS: *out = k->max_regs; return *out > 0;
-    case DIFF_THREADS: *out = k->threads; return k->has_occupancy;
-    case DIFF_BLOCKS: *out = k->blocks_per_sm; return k->has_occupancy;
+    case OCC_DIFF_REGS: *out = k->regs; return true;
+    case OCC_DIFF_SPILL_STORES: *out = k->spill_store_bytes; return *out != OCC_INSPECT_UNKNOWN;
+    case OCC_DIFF_SPILL_LOADS: *out = k->spill_load_bytes; return *out != OCC_INSPECT_UNKNOWN;
+    case OCC_DIFF_SPILL_INSTRUCTIONS: *out = k->spill_instructions; return true;
+    case OCC_DIFF_STACK: *out = k->stack_bytes; return true;
+    case OCC_DIFF_SMEM: *out = k->smem_bytes; return true;
+    case OCC_DIFF_BARRIERS: *out = k->barriers; return *out != OCC_INSPECT_UNKNOWN;
+    case OCC_DIFF_MAX_REGS: *out = k->max_regs; return *out > 0;
+    case OCC_DIFF_THREADS: *out = k->threads; return k->has_occupancy;
+    case OCC_DIFF_BLOCKS: *out = k->blocks_per_sm; return k->has_occupancy;
     default: return false;
     }
 }
 
-double diff_occupancy_percent(const occ_inspect_kernel *k)
+double occ_diff_occupancy_percent(const occ_inspect_kernel *k)
 {
     return k->has_occupancy ? k->occupancy * 100.0 : 0.0;
 }
 
-long long diff_spill_bytes(const occ_inspect_kernel *k)
+long long occ_diff_spill_bytes(const occ_inspect_kernel *k)
 {
     return (k->spill_store_bytes > 0 ? k->spill_store_bytes : 0) +
            (k->spill_load_bytes > 0 ? k->spill_load_bytes : 0);
 }
 
-bool diff_field_differs(const occ_inspect_kernel *a, const occ_inspect_kernel *b, diff_field field)
+bool occ_diff_field_differs(const occ_inspect_kernel *a, const occ_inspect_kernel *b,
+                            occ_diff_field field)
 {
     const int *da = dims_of(a, field);
     if (da != NULL) {
         return memcmp(da, dims_of(b, field), 3 * sizeof *da) != 0;
     }
-    if (field == DIFF_OCCUPANCY) {
+    if (field == OCC_DIFF_OCCUPANCY) {
         /* whole warps, not doubles: the same fraction compares equal exactly */
         return a->has_occupancy != b->has_occupancy ||
                (a->has_occupancy &&
                 (a->warps_per_sm != b->warps_per_sm || a->max_warps_per_sm != b->max_warps_per_sm));
     }
-    if (field == DIFF_LIMITER) {
+    if (field == OCC_DIFF_LIMITER) {
         return a->has_occupancy != b->has_occupancy ||
                (a->has_occupancy ? a->limiters != b->limiters
                                  : (a->note == NULL) != (b->note == NULL) ||
@@ -97,7 +96,8 @@ bool diff_field_differs(const occ_inspect_kernel *a, const occ_inspect_kernel *b
     return hx != hy || (hx && x != y);
 }
 
-const char *diff_field_text(const occ_inspect_kernel *k, diff_field field, char *buf, size_t cap)
+const char *occ_diff_field_text(const occ_inspect_kernel *k, occ_diff_field field, char *buf,
+                                size_t cap)
 {
     const int *d = dims_of(k, field);
     long long v;
@@ -109,14 +109,14 @@ const char *diff_field_text(const occ_inspect_kernel *k, diff_field field, char 
         } else {
             snprintf(buf, cap, "%dx%dx%d", d[0], d[1], d[2]);
         }
-    } else if (field == DIFF_OCCUPANCY) {
+    } else if (field == OCC_DIFF_OCCUPANCY) {
         if (k->has_occupancy) {
             snprintf(buf, cap, "%.1f%%", k->occupancy * 100.0);
         } else {
             snprintf(buf, cap, "-");
         }
-    } else if (field == DIFF_LIMITER) {
-        inspect_limiter_text(k, buf, cap);
+    } else if (field == OCC_DIFF_LIMITER) {
+        occ_inspect_limiter_text(k, buf, cap);
     } else if (int_of(k, field, &v)) {
         snprintf(buf, cap, "%lld", v);
     } else {
@@ -125,7 +125,8 @@ const char *diff_field_text(const occ_inspect_kernel *k, diff_field field, char 
     return buf;
 }
 
-const char *diff_field_json(const occ_inspect_kernel *k, diff_field field, char *buf, size_t cap)
+const char *occ_diff_field_json(const occ_inspect_kernel *k, occ_diff_field field, char *buf,
+                                size_t cap)
 {
     const int *d = dims_of(k, field);
     long long v;
@@ -135,7 +136,7 @@ const char *diff_field_json(const occ_inspect_kernel *k, diff_field field, char 
         } else {
             snprintf(buf, cap, "[%d,%d,%d]", d[0], d[1], d[2]);
         }
-    } else if (field == DIFF_OCCUPANCY) {
+    } else if (field == OCC_DIFF_OCCUPANCY) {
         if (k->has_occupancy) {
             /* as jansson and occ inspect --json write a real: %.17g (which
                round-trips a double), with ".0" on an integral value */
@@ -146,13 +147,13 @@ const char *diff_field_json(const occ_inspect_kernel *k, diff_field field, char 
         } else {
             snprintf(buf, cap, "null");
         }
-    } else if (field == DIFF_LIMITER) {
+    } else if (field == OCC_DIFF_LIMITER) {
         if (!k->has_occupancy) {
             snprintf(buf, cap, "null");
             return buf;
         }
         char names[64];
-        calc_limiter_list(k->blocks_per_sm > 0 ? k->limiters : 0, names, sizeof names);
+        occ_limiter_list(k->blocks_per_sm > 0 ? k->limiters : 0, names, sizeof names);
         size_t used = (size_t)snprintf(buf, cap, "[");
         char *save = NULL;
         int n = 0;
@@ -171,28 +172,29 @@ const char *diff_field_json(const occ_inspect_kernel *k, diff_field field, char 
     return buf;
 }
 
-uint32_t diff_one_side_fields(const occ_inspect_kernel *a, const occ_inspect_kernel *b)
+unsigned occ_diff_one_side_fields(const occ_inspect_kernel *a, const occ_inspect_kernel *b)
 {
     if (a->from_log == b->from_log) {
         return 0;
     }
     const occ_inspect_kernel *binary = a->from_log ? b : a;
-    uint32_t bits = 1u << DIFF_SPILL_STORES | 1u << DIFF_SPILL_LOADS |
-                    1u << DIFF_SPILL_INSTRUCTIONS | 1u << DIFF_MAX_THREADS |
-                    1u << DIFF_REQ_THREADS | 1u << DIFF_MAX_REGS | 1u << DIFF_CLUSTER;
+    uint32_t bits = 1u << OCC_DIFF_SPILL_STORES | 1u << OCC_DIFF_SPILL_LOADS |
+                    1u << OCC_DIFF_SPILL_INSTRUCTIONS | 1u << OCC_DIFF_MAX_THREADS |
+                    1u << OCC_DIFF_REQ_THREADS | 1u << OCC_DIFF_MAX_REGS | 1u << OCC_DIFF_CLUSTER;
     /* the occupancy too, where the binary's rests on what the log lacks:
        its bounds choose the block size, its cluster dims the launch */
     if (binary->max_threads[0] > 0 || binary->req_threads[0] > 0 || binary->cluster_dims[0] > 0) {
-        bits |= 1u << DIFF_THREADS | 1u << DIFF_BLOCKS | 1u << DIFF_OCCUPANCY | 1u << DIFF_LIMITER;
+        bits |= 1u << OCC_DIFF_THREADS | 1u << OCC_DIFF_BLOCKS | 1u << OCC_DIFF_OCCUPANCY |
+                1u << OCC_DIFF_LIMITER;
     }
     return bits;
 }
 
-const char *diff_one_side_text(uint32_t bits, char *buf, size_t cap)
+const char *occ_diff_one_side_text(unsigned bits, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
+    for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
         if ((bits >> f) & 1u) {
             int w = snprintf(buf + n, cap - n, "%s%s", n > 0 ? ", " : "", keys[f]);
             n = w > 0 && (size_t)w < cap - n ? n + (size_t)w : cap - 1;

@@ -1,14 +1,13 @@
 /*
- * inspect_risk.c - how close each kernel is to losing occupancy (see
- * inspect_risk.h). The cliffs are searched with occ_calc: resident blocks
+ * risk.c - how close each kernel is to losing occupancy (include/occ_inspect.h,
+ * "kernels at risk"). The cliffs are searched with occ_calc: resident blocks
  * never rise as registers or shared memory grow, so a bisection finds the
  * first value that loses a block in a few calls.
  */
+#include <stdio.h>
 #include <string.h>
 
-#include "inspect_risk.h"
-#include "json_stream.h"
-#include "output.h"
+#include "occ_inspect.h"
 
 /* Registers per thread on every compute capability 5.0 to 12.x (CUDA C++
    Programming Guide, "Technical Specifications per Compute Capability"):
@@ -100,7 +99,7 @@ static int blocks_with_smem(const occ_device *d, occ_kernel k, int more)
 }
 
 static int flags_of(const occ_inspect_kernel *k, const occ_inspect_options *opts, occ_device *d,
-                    bool *have_device, kernel_risk *out)
+                    bool *have_device, occ_inspect_risk *out)
 {
     memset(out, 0, sizeof *out);
     *have_device = device_of(k, opts, d);
@@ -121,15 +120,16 @@ static int flags_of(const occ_inspect_kernel *k, const occ_inspect_options *opts
     return ceiling;
 }
 
-void kernel_risk_flags(const occ_inspect_kernel *k, const occ_inspect_options *opts,
-                       kernel_risk *out)
+void occ_inspect_risk_flags(const occ_inspect_kernel *k, const occ_inspect_options *opts,
+                            occ_inspect_risk *out)
 {
     occ_device d;
     bool have_device;
     flags_of(k, opts, &d, &have_device, out);
 }
 
-void kernel_risk_of(const occ_inspect_kernel *k, const occ_inspect_options *opts, kernel_risk *out)
+void occ_inspect_risk_of(const occ_inspect_kernel *k, const occ_inspect_options *opts,
+                         occ_inspect_risk *out)
 {
     occ_device d;
     bool have_device;
@@ -160,28 +160,28 @@ void kernel_risk_of(const occ_inspect_kernel *k, const occ_inspect_options *opts
     }
 }
 
-bool kernel_risk_near_regs(const kernel_risk *r)
+bool occ_inspect_risk_near_regs(const occ_inspect_risk *r)
 {
-    return r->regs_to_cliff > 0 && r->regs_to_cliff <= RISK_NEAR_REGS;
+    return r->regs_to_cliff > 0 && r->regs_to_cliff <= OCC_INSPECT_RISK_NEAR_REGS;
 }
 
-bool kernel_risk_near_smem(const kernel_risk *r)
+bool occ_inspect_risk_near_smem(const occ_inspect_risk *r)
 {
-    return r->smem_to_cliff_bytes > 0 && r->smem_to_cliff_bytes <= RISK_NEAR_SMEM_BYTES;
+    return r->smem_to_cliff_bytes > 0 && r->smem_to_cliff_bytes <= OCC_INSPECT_RISK_NEAR_SMEM_BYTES;
 }
 
-bool kernel_risk_fails(const kernel_risk *r)
+bool occ_inspect_risk_fails(const occ_inspect_risk *r)
 {
     return r->launch_bounds || r->reqntid || r->cluster_refused;
 }
 
-bool kernel_risk_any(const kernel_risk *r)
+bool occ_inspect_risk_any(const occ_inspect_risk *r)
 {
-    return kernel_risk_fails(r) || r->at_ceiling || r->spilling || kernel_risk_near_regs(r) ||
-           kernel_risk_near_smem(r);
+    return occ_inspect_risk_fails(r) || r->at_ceiling || r->spilling ||
+           occ_inspect_risk_near_regs(r) || occ_inspect_risk_near_smem(r);
 }
 
-const char *kernel_risk_text(const kernel_risk *r, char *buf, size_t cap)
+const char *occ_inspect_risk_text(const occ_inspect_risk *r, char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -207,10 +207,10 @@ const char *kernel_risk_text(const kernel_risk *r, char *buf, size_t cap)
     if (r->spilling) {
         RISK_ADD("%sspills", sep);
     }
-    if (kernel_risk_near_regs(r)) {
+    if (occ_inspect_risk_near_regs(r)) {
         RISK_ADD("%sregs+%d", sep, r->regs_to_cliff);
     }
-    if (kernel_risk_near_smem(r)) {
+    if (occ_inspect_risk_near_smem(r)) {
         RISK_ADD("%ssmem+%dB", sep, r->smem_to_cliff_bytes);
     }
 #undef RISK_ADD
@@ -220,72 +220,14 @@ const char *kernel_risk_text(const kernel_risk *r, char *buf, size_t cap)
     return buf;
 }
 
-void kernel_risk_json_flags(json_stream *s, const kernel_risk *r)
+const char *occ_inspect_limiter_text(const occ_inspect_kernel *k, char *buf, size_t cap)
 {
-    char text[160];
-    kernel_risk_text(r, text, sizeof text);
-    json_stream_raw(s, "[", 1);
-    if (strcmp(text, "-") != 0) {
-        char *save = NULL;
-        int n = 0;
-        for (char *flag = strtok_r(text, ", ", &save); flag != NULL;
-             flag = strtok_r(NULL, ", ", &save)) {
-            json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
-            json_stream_cstring(s, flag);
-        }
+    if (!k->has_occupancy) {
+        snprintf(buf, cap, "%s", k->note != NULL ? k->note : "-");
+    } else if (k->blocks_per_sm == 0) {
+        snprintf(buf, cap, "none fits");
+    } else {
+        occ_limiter_list(k->limiters, buf, cap);
     }
-    json_stream_raw(s, "]", 1);
-}
-
-void inspect_print_risk(FILE *out, const occ_inspect_result *r, const occ_inspect_options *opts)
-{
-    size_t count = occ_inspect_kernel_count(r);
-    size_t fails = 0, ceiling = 0, own_cap = 0, spilling = 0, near_regs = 0, near_smem = 0;
-    for (size_t i = 0; i < count; i++) {
-        kernel_risk risk;
-        kernel_risk_of(occ_inspect_kernel_at(r, i), opts, &risk);
-        fails += kernel_risk_fails(&risk);
-        ceiling += risk.at_ceiling;
-        own_cap += risk.at_ceiling && risk.own_cap;
-        spilling += risk.spilling;
-        near_regs += kernel_risk_near_regs(&risk);
-        near_smem += kernel_risk_near_smem(&risk);
-    }
-    char near_regs_label[80];
-    char near_smem_label[80];
-    snprintf(near_regs_label, sizeof near_regs_label,
-             "within %d registers of losing a block (regs+N)", RISK_NEAR_REGS);
-    snprintf(near_smem_label, sizeof near_smem_label,
-             "within %d B of shared memory of losing a block (smem+NB)", RISK_NEAR_SMEM_BYTES);
-    fprintf(out, "Kernels at risk (a kernel may carry several flags):\n");
-    fprintf(out, "  %-58s %zu\n", "launch fails (launch_bounds, reqntid, cluster_dims)", fails);
-    fprintf(out, "  %-58s %zu\n", "at the register ceiling (ceiling)", ceiling);
-    fprintf(out, "  %-58s %zu\n", "  of them at their own register cap (max_regs)", own_cap);
-    fprintf(out, "  %-58s %zu\n", "spilling (spills)", spilling);
-    fprintf(out, "  %-58s %zu\n", near_regs_label, near_regs);
-    fprintf(out, "  %-58s %zu\n", near_smem_label, near_smem);
-    if (fails + ceiling + spilling + near_regs + near_smem == 0) {
-        return;
-    }
-    fprintf(out, "At risk (the first 10 in --sort order):\n");
-    fprintf(out, "%-8s %4s %7s %6s  %-28s %s\n", "ARCH", "REGS", "SMEM", "BLK/SM", "RISK", "NAME");
-    for (size_t i = 0, shown = 0; i < count && shown < 10; i++) {
-        const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
-        kernel_risk risk;
-        kernel_risk_of(k, opts, &risk);
-        if (!kernel_risk_any(&risk)) {
-            continue;
-        }
-        char arch[16];
-        char text[96];
-        char blocks[16];
-        snprintf(blocks, sizeof blocks, "%d", k->blocks_per_sm);
-        fprintf(out, "%-8s %4d %7d %6s  %-28s ",
-                occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch), k->regs,
-                k->smem_bytes, k->has_occupancy ? blocks : "-",
-                kernel_risk_text(&risk, text, sizeof text));
-        cli_put_visible(out, k->name);
-        fputc('\n', out);
-        shown++;
-    }
+    return buf;
 }

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "diff_internal.h"
 
 typedef struct keyed {
     const occ_inspect_kernel *k;
@@ -279,20 +279,20 @@ static bool same_moved(const keyed *a, const keyed *b)
 /* ---- the report ----------------------------------------------------------- */
 
 typedef struct builder {
-    diff_report *report;
+    occ_diff_report *report;
     size_t cap;
     bool failed;
 } builder;
 
-static void add_entry(builder *b, diff_status status, const occ_inspect_kernel *old_k,
+static void add_entry(builder *b, occ_diff_status status, const occ_inspect_kernel *old_k,
                       const occ_inspect_kernel *new_k)
 {
-    diff_report *r = b->report;
+    occ_diff_report *r = b->report;
     uint32_t changed = 0;
     if (old_k != NULL && new_k != NULL) {
-        uint32_t unknowable = diff_one_side_fields(old_k, new_k);
-        for (int f = 0; f < DIFF_FIELD_COUNT; f++) {
-            if (diff_field_differs(old_k, new_k, (diff_field)f)) {
+        uint32_t unknowable = occ_diff_one_side_fields(old_k, new_k);
+        for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
+            if (occ_diff_field_differs(old_k, new_k, (occ_diff_field)f)) {
                 if ((unknowable >> f) & 1u) {
                     r->one_side_only |= 1u << f; /* said once, not counted */
                 } else {
@@ -300,14 +300,14 @@ static void add_entry(builder *b, diff_status status, const occ_inspect_kernel *
                 }
             }
         }
-        if (status == DIFF_CHANGED && changed == 0) {
+        if (status == OCC_DIFF_CHANGED && changed == 0) {
             r->unchanged++; /* what differed is what one side cannot know */
             return;
         }
     }
     if (r->entry_count == b->cap) {
         size_t cap = b->cap > 0 ? b->cap * 2 : 64;
-        diff_entry *bigger = realloc(r->entries, cap * sizeof *bigger);
+        occ_diff_entry *bigger = realloc(r->entries, cap * sizeof *bigger);
         if (bigger == NULL) {
             b->failed = true;
             return;
@@ -315,23 +315,23 @@ static void add_entry(builder *b, diff_status status, const occ_inspect_kernel *
         r->entries = bigger;
         b->cap = cap;
     }
-    diff_entry *e = &r->entries[r->entry_count++];
+    occ_diff_entry *e = &r->entries[r->entry_count++];
     memset(e, 0, sizeof *e);
     e->status = status;
     e->old_k = old_k;
     e->new_k = new_k;
     e->changed = changed;
-    kernel_risk_of(new_k != NULL ? new_k : old_k, r->read, &e->risk);
+    occ_inspect_risk_of(new_k != NULL ? new_k : old_k, r->read, &e->risk);
     switch (status) {
-    case DIFF_CHANGED: r->changed++; break;
-    case DIFF_ADDED: r->added++; break;
-    case DIFF_REMOVED: r->removed++; break;
-    case DIFF_MOVED: r->moved++; break;
+    case OCC_DIFF_CHANGED: r->changed++; break;
+    case OCC_DIFF_ADDED: r->added++; break;
+    case OCC_DIFF_REMOVED: r->removed++; break;
+    case OCC_DIFF_MOVED: r->moved++; break;
     }
 }
 
 static keyed *keyed_side(const occ_inspect_result *r, const occ_inspect_options *read,
-                         diff_side *side)
+                         occ_diff_side *side)
 {
     size_t n = occ_inspect_kernel_count(r);
     keyed *v = malloc((n > 0 ? n : 1) * sizeof *v);
@@ -342,8 +342,8 @@ static keyed *keyed_side(const occ_inspect_result *r, const occ_inspect_options 
         const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
         uint64_t h = arch_hash(name_hash(k->mangled, strlen(k->mangled)), k);
         v[i] = (keyed){k, fnv(h, &k->launch_index, sizeof k->launch_index), NULL, 0};
-        kernel_risk flags;
-        kernel_risk_flags(k, read, &flags);
+        occ_inspect_risk flags;
+        occ_inspect_risk_flags(k, read, &flags);
         side->at_ceiling += flags.at_ceiling;
         side->spilling += flags.spilling;
     }
@@ -370,18 +370,18 @@ static bool find_moved(builder *b, keyed *removed, size_t nr, keyed *added, size
             c = 0; /* same base and resources, other mangled names: a move */
         }
         if (c == 0) {
-            add_entry(b, DIFF_MOVED, removed[i++].k, added[j++].k);
+            add_entry(b, OCC_DIFF_MOVED, removed[i++].k, added[j++].k);
         } else if (c < 0) {
-            add_entry(b, DIFF_REMOVED, removed[i++].k, NULL);
+            add_entry(b, OCC_DIFF_REMOVED, removed[i++].k, NULL);
         } else {
-            add_entry(b, DIFF_ADDED, NULL, added[j++].k);
+            add_entry(b, OCC_DIFF_ADDED, NULL, added[j++].k);
         }
     }
     return !b->failed;
 }
 
 typedef struct side_job {
-    diff_side *side;
+    occ_diff_side *side;
     const occ_inspect_options *read;
     keyed *v;
     pthread_t thread;
@@ -394,7 +394,7 @@ static void *keyed_job(void *context)
     return NULL;
 }
 
-bool diff_compare(diff_report *report)
+bool insp_diff_match(occ_diff_report *report)
 {
     builder b = {report, 0, false};
     size_t no = occ_inspect_kernel_count(report->old_side.result);
@@ -468,7 +468,7 @@ bool diff_compare(diff_report *report)
         size_t left_new = na - first_new;
         size_t pairs = left_old < left_new ? left_old : left_new;
         for (size_t p = 0; p < pairs; p++) {
-            add_entry(&b, DIFF_CHANGED, removed[first_old + p].k, added[first_new + p].k);
+            add_entry(&b, OCC_DIFF_CHANGED, removed[first_old + p].k, added[first_new + p].k);
         }
         memmove(&removed[first_old], &removed[first_old + pairs],
                 (left_old - pairs) * sizeof *removed);
