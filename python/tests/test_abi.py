@@ -46,7 +46,7 @@ CONSTANTS = {
     "PROFILE_KINETO_CAUSES": "sizeof(((occ_profile_summary *)0)->kineto_by_cause) / "
                              "sizeof(long long)",
 }
-HEADERS = ("occ.h", "occ_inspect.h", "occ_profile.h")
+HEADERS = ("occ.h", "occ_inspect.h", "occ_diff.h", "occ_profile.h")
 
 
 def c_program() -> str:
@@ -134,7 +134,8 @@ def test_libraries_export_the_public_api_only():
     declared = set(re.findall(r"^[a-z][a-z_ *]*?\b(occ_[a-z0-9_]+)\(", header, re.M))
     assert declared <= set(libocc), declared - set(libocc)
     inspect = exported(os.path.join(n.LIBRARY_DIR, "libocc-inspect.so.0"))
-    assert inspect and all(re.fullmatch(r"occ_inspect_[a-z0-9_]+", s) for s in inspect), inspect
+    assert inspect and all(re.fullmatch(r"occ_(inspect|diff)_[a-z0-9_]+", s)
+                           for s in inspect), inspect
     profile = exported(os.path.join(n.LIBRARY_DIR, "libocc-profile.so.0"))
     assert profile and all(re.fullmatch(r"occ_profile_[a-z0-9_]+", s) for s in profile), profile
     header = (ROOT / "include" / "occ_profile.h").read_text()

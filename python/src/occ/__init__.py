@@ -10,7 +10,7 @@ no CUDA, the same answers as the ``occ`` command.
     (4, 0.5, ('registers',))
 
 Functions: gpu, gpus, calc, calc_batch, cluster, explain, explanation,
-sweep, suggest, waves, dyn_smem_available, latency, achieved_gap, inspect,
+sweep, suggest, waves, dyn_smem_available, latency, achieved_gap, inspect, diff,
 from_triton, profile, from_torch_profiler, limiter_names. Every bad input raises OccError
 with the core's message.
 docs/python.md has the guide.
@@ -57,6 +57,7 @@ from ._latency import (
     latency,
 )
 from ._inspect import InspectKernel, inspect
+from ._diff import diff
 from ._triton import TritonOccupancy, from_triton
 from ._profile import (
     Profile,
@@ -125,6 +126,7 @@ __all__ = [
     "gpu",
     "gpus",
     "inspect",
+    "diff",
     "latency",
     "limiter_names",
     "profile",

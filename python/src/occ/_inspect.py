@@ -3,6 +3,7 @@ and host ELF files by libocc-inspect, with each kernel's occupancy."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import re
@@ -223,54 +224,16 @@ def inspect(
             and the offset).
     """
     il = n.inspect_lib()
-    if isinstance(inputs, (str, bytes, bytearray, memoryview, tuple, os.PathLike)):
-        inputs = [inputs]
-    items = list(inputs)
-    if not items:
-        raise _invalid("inputs: give at least one file or bytes", "inputs")
-    keep = []  # what the C inputs point into, alive until the read is done
-    files = []
-    array = (n.InspectInput * len(items))()
-    for i, item in enumerate(items):
-        data = None
-        if isinstance(item, tuple):
-            name, data = item
-            name = str(name)
-        elif isinstance(item, (bytes, bytearray, memoryview)):
-            name, data = f"<bytes {i}>" if len(items) > 1 else "<bytes>", item
-        else:
-            name = os.fsdecode(item)
-        files.append(name)
-        encoded = os.fsencode(name)
-        if data is None and b"\0" in encoded:  # C would read the path up to it
-            raise _invalid(f"{name!r}: embedded null byte", "inputs")
-        keep.append(encoded)
-        array[i].path = encoded
-        if data is not None:
-            buf = (ctypes.c_char * len(data)).from_buffer_copy(bytes(data))
-            keep.append(buf)
-            array[i].data = ctypes.cast(buf, ctypes.c_void_p)
-            array[i].size = len(data)
-    opts = n.InspectOptions()
-    il.occ_inspect_options_init(_byref(opts))
-    if gpu is not None:
-        device = n.Device.from_buffer_copy(device_of(gpu))
-        keep.append(device)
-        opts.device = ctypes.pointer(device)
-    if threads is not None:
-        opts.threads = threads
-    opts.dyn_smem_bytes = dyn_smem
-    if arch is not None:
-        _arch(arch, opts)
-    opts.functions = functions
-    opts.relfatbin = relfatbin
-    opts.demangle = demangle
-    opts.jobs = jobs
+    keep: list = []  # what the C inputs point into, alive until the read is done
+    array, count, _ = _c_inputs(inputs, keep, "inputs")
+    files = [os.fsdecode(array[i].path) for i in range(count)]
+    opts = _c_options(il, keep, gpu=gpu, threads=threads, dyn_smem=dyn_smem, arch=arch,
+                      functions=functions, relfatbin=relfatbin, demangle=demangle, jobs=jobs)
     if sort not in _SORTS:
         raise _invalid(f"sort {sort!r} is not one of occupancy, regs, smem, name", "sort")
     result = ctypes.c_void_p()
     err = n.InspectError()
-    status = il.occ_inspect_read(array, len(items), _byref(opts), _byref(result), _byref(err))
+    status = il.occ_inspect_read(array, count, _byref(opts), _byref(result), _byref(err))
     if status:
         _raise(err)
     try:
@@ -288,10 +251,71 @@ def inspect(
         il.occ_inspect_result_free(result)
 
 
-def _apply_launches(il, result, opts, launches) -> None:
-    """The launch configurations of a profile or a launch table given to the
-    kernels read, as ``occ inspect --launches`` does: libocc-profile reads
-    them (occ_profile_launches_read), libocc-inspect applies them."""
+def _c_inputs(inputs, keep: list, field: str):
+    """The C inputs of a path, bytes, (name, bytes) or a sequence of those:
+    (array, count, label), label the inputs' names joined by ", " (bytes),
+    with what the array points into appended to keep."""
+    if isinstance(inputs, (str, bytes, bytearray, memoryview, tuple, os.PathLike)):
+        inputs = [inputs]
+    items = list(inputs)
+    if not items:
+        raise _invalid(f"{field}: give at least one file or bytes", field)
+    names = []
+    array = (n.InspectInput * len(items))()
+    for i, item in enumerate(items):
+        data = None
+        if isinstance(item, tuple):
+            name, data = item
+            name = str(name)
+        elif isinstance(item, (bytes, bytearray, memoryview)):
+            name, data = f"<bytes {i}>" if len(items) > 1 else "<bytes>", item
+        else:
+            name = os.fsdecode(item)
+        names.append(name)
+        encoded = os.fsencode(name)
+        if data is None and b"\0" in encoded:  # C would read the path up to it
+            raise _invalid(f"{name!r}: embedded null byte", field)
+        keep.append(encoded)
+        array[i].path = encoded
+        if data is not None:
+            buf = (ctypes.c_char * len(data)).from_buffer_copy(bytes(data))
+            keep.append(buf)
+            array[i].data = ctypes.cast(buf, ctypes.c_void_p)
+            array[i].size = len(data)
+    keep.append(array)
+    return array, len(items), os.fsencode(", ".join(names))
+
+
+def _c_options(il, keep: list, *, gpu, threads, dyn_smem, arch, functions, relfatbin, demangle,
+               jobs) -> n.InspectOptions:
+    """occ_inspect_options from occ.inspect's arguments."""
+    opts = n.InspectOptions()
+    il.occ_inspect_options_init(_byref(opts))
+    if gpu is not None:
+        device = n.Device.from_buffer_copy(device_of(gpu))
+        keep.append(device)
+        opts.device = ctypes.pointer(device)
+    if threads is not None:
+        opts.threads = threads
+    opts.dyn_smem_bytes = dyn_smem
+    if arch is not None:
+        _arch(arch, opts)
+    opts.functions = functions
+    opts.relfatbin = relfatbin
+    opts.demangle = demangle
+    opts.jobs = jobs
+    keep.append(opts)
+    return opts
+
+
+@contextlib.contextmanager
+def _launch_list(launches):
+    """The occ_inspect_launch_list of a profile or a launch table
+    (libocc-profile's occ_profile_launches_read), alive inside the block;
+    None for no launches."""
+    if launches is None:
+        yield None
+        return
     if not isinstance(launches, (str, os.PathLike)):
         raise TypeError(f"launches must be a str or os.PathLike, not {type(launches).__name__}")
     raw = os.fsencode(launches)
@@ -306,19 +330,26 @@ def _apply_launches(il, result, opts, launches) -> None:
                        status=n.text(n.lib.occ_status_name(perr.status)) or "",
                        code=perr.status, field="launches")
     try:
-        chosen = pl.occ_profile_launches_list(handle).contents
-        err = n.InspectError()
-        if il.occ_inspect_apply_launches(result, _byref(opts), chosen.launches, chosen.count,
-                                         chosen.matched, _byref(chosen.match), _byref(err)):
-            _raise(err)
+        yield pl.occ_profile_launches_list(handle).contents
     finally:
         pl.occ_profile_launches_free(handle)
 
 
-def _raise(err: n.InspectError) -> None:
+def _apply_launches(il, result, opts, launches) -> None:
+    """The launch configurations of a profile or a launch table given to the
+    kernels read, as ``occ inspect --launches`` does: libocc-profile reads
+    them (occ_profile_launches_read), libocc-inspect applies them."""
+    with _launch_list(launches) as chosen:
+        err = n.InspectError()
+        if il.occ_inspect_apply_launches(result, _byref(opts), chosen.launches, chosen.count,
+                                         chosen.matched, _byref(chosen.match), _byref(err)):
+            _raise(err)
+
+
+def _raise(err: n.InspectError, field: str = "inspect") -> None:
     raise OccError(
         err.message.decode("utf-8", "replace"),
         status=n.text(n.lib.occ_status_name(err.status)) or "",
         code=err.status,
-        field="inspect",
+        field=field,
     )

@@ -389,6 +389,22 @@ class InspectLaunchList(Structure):
     ]
 
 
+class DiffRequest(Structure):
+    _fields_ = [
+        ("old_inputs", POINTER(InspectInput)),
+        ("old_count", c_int),
+        ("new_inputs", POINTER(InspectInput)),
+        ("new_count", c_int),
+        ("old_label", c_char_p),
+        ("new_label", c_char_p),
+        ("read", POINTER(InspectOptions)),
+        ("filter", c_char_p),
+        ("launches", POINTER(InspectLaunchList)),
+        ("fail_on", c_char_p),
+        ("allow_path", c_char_p),
+    ]
+
+
 class InspectKernel(Structure):
     _fields_ = [
         ("name", c_char_p),
@@ -575,6 +591,7 @@ STRUCTS = {
     "occ_inspect_launch": InspectLaunch,
     "occ_inspect_launch_match": InspectLaunchMatch,
     "occ_inspect_launch_list": InspectLaunchList,
+    "occ_diff_request": DiffRequest,
     "occ_profile_input": ProfileInput,
     "occ_profile_options": ProfileOptions,
     "occ_profile_device": ProfileDevice,
@@ -735,6 +752,16 @@ def _proto_inspect(il: ctypes.CDLL) -> None:
             ierr,
         ),
         "occ_inspect_launch_source_name": (c_char_p, c_int),
+        # include/occ_diff.h: a whole diff as its occ.diff document
+        "occ_diff_run_json": (
+            c_int,
+            POINTER(DiffRequest),
+            POINTER(c_void_p),
+            POINTER(c_size_t),
+            POINTER(c_size_t),
+            ierr,
+        ),
+        "occ_inspect_text_free": (None, c_void_p),
     }
     for name, (restype, *argtypes) in table.items():
         f = getattr(il, name)
