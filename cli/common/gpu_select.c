@@ -358,3 +358,19 @@ bool cli_resolve_gpu(const char *gpu_name, const char *gpu_path, FILE *in, occ_d
     }
     return true;
 }
+
+const cli_option gpu_options[GPU_OPTION_COUNT] = {
+    [GPU_OPTION_GPU] = {GPU_OPTION_GPU, "gpu", "NAME",
+                        "GPU name, alias or arch: H200, a100-80gb, sm_90, 9.0"},
+    [GPU_OPTION_GPU_FILE] = {GPU_OPTION_GPU_FILE, "gpu-file", "FILE",
+                             "a GPU described in JSON, '-' for stdin (docs/gpu-file.md)"},
+};
+
+bool gpu_option_apply(int id, const char *value, gpu_choice *c, cli_error *err)
+{
+    switch (id) {
+    case GPU_OPTION_GPU: c->gpu = value; return true;
+    case GPU_OPTION_GPU_FILE: c->gpu_file = value; return true;
+    default: return cli_error_set(err, EXIT_USAGE, "GPU option id %d is unknown", id);
+    }
+}

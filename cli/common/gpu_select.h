@@ -6,6 +6,30 @@
 #define OCC_CLI_GPU_SELECT_H
 
 #include "cli.h"
+#include "options.h"
+
+/* --gpu NAME and --gpu-file FILE: the first table of every command that
+   computes on a GPU a user names (inspect, diff, ncu, profile), so that the
+   options read and are checked alike; a command's other ids start at
+   GPU_OPTION_COUNT. What each command does without them is in its
+   description. */
+enum gpu_option_id { GPU_OPTION_GPU, GPU_OPTION_GPU_FILE, GPU_OPTION_COUNT };
+
+extern const cli_option gpu_options[GPU_OPTION_COUNT];
+#define GPU_OPTION_TABLE                                                                           \
+    {                                                                                              \
+        gpu_options, GPU_OPTION_COUNT                                                              \
+    }
+
+/* What the GPU options set: at most one of the two. */
+typedef struct gpu_choice {
+    const char *gpu;      /* --gpu, or NULL */
+    const char *gpu_file; /* --gpu-file, or NULL */
+} gpu_choice;
+
+/* One GPU option (id below GPU_OPTION_COUNT) into c; false for an id that is
+   not one. */
+bool gpu_option_apply(int id, const char *value, gpu_choice *c, cli_error *err);
 
 /* The largest --gpu-file read (a description is a few hundred bytes). */
 #define CLI_GPU_FILE_MAX_BYTES (1 << 20)

@@ -73,7 +73,8 @@ static const cli_help help = {
                    "memory, barriers, launch bounds, cluster dims, blocks per SM, occupancy\n"
                    "and the limiter, old and new, worst first; and the kernels at risk (a launch\n"
                    "that fails, at the register ceiling, spilling, or a few registers or bytes\n"
-                   "from losing a block).\n"
+                   "from losing a block). Occupancy is on the GPU --gpu names, else on a GPU\n"
+                   "of each kernel's own arch.\n"
                    "\n"
                    "--fail-on chooses what fails the run; a threshold is the change tolerated\n"
                    "(regs+8, occupancy-10%). --allow FILE accepts changes by name pattern.\n"
@@ -92,9 +93,9 @@ static const cli_help help = {
                 "occ diff --missing-baseline ok --fail-on regs+8 base.json build/libfoo.so",
 };
 
-static const cli_option_table tables[] = {INSPECT_READ_OPTION_TABLE,
+static const cli_option_table tables[] = {INSPECT_READ_OPTION_TABLES,
                                           {options, OPT_END - OPT_FIRST}};
-const cli_command_spec diff_spec = {&help, tables, 2};
+const cli_command_spec diff_spec = {&help, tables, 3};
 
 /* Markdown's first rows: enough to see the worst, few enough to read. */
 #define DEFAULT_TOP_ROWS 10
@@ -413,10 +414,10 @@ int cmd_diff(int argc, char **argv, const cli_io *io)
     char *stdin_data = NULL;
     occ_inspect_input inputs[2];
     int code = DIFF_EXIT_PASSED;
-    if (!cli_parse_options(argc, argv, tables, 2, on_option, &a, &err)) {
+    if (!cli_parse_options(argc, argv, tables, 3, on_option, &a, &err)) {
         code = trouble(io, &err);
     } else if (a.help) {
-        cli_print_help(io->out, &help, tables, 2);
+        cli_print_help(io->out, &help, tables, 3);
     } else if (!check_args(&a, &err) ||
                ((a.gpu != NULL || a.gpu_file != NULL) &&
                 !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &a.device, &err)) ||

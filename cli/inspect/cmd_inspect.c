@@ -56,7 +56,8 @@ static const cli_help help = {
              "nvcc -arch=sm_90 -Xptxas -v -c k.cu 2>&1 | occ inspect [options]",
     .description = "Reads kernels' resource usage from ptxas -v logs (file or stdin), cubins,\n"
                    "fatbins, executables and shared libraries (found by content, compressed\n"
-                   "entries included) and shows each kernel's occupancy and what limits it.\n"
+                   "entries included) and shows each kernel's occupancy and what limits it:\n"
+                   "on the GPU --gpu names, else on a GPU of each kernel's own arch.\n"
                    "FILE '-' reads stdin, as does no FILE when stdin is a pipe or a file.\n"
                    "Identical kernels found in several containers are shown once, with a count.\n"
                    "\n"
@@ -69,9 +70,9 @@ static const cli_help help = {
                 "occ inspect --json --arch sm_90 app > kernels.json",
 };
 
-static const cli_option_table tables[] = {INSPECT_READ_OPTION_TABLE,
+static const cli_option_table tables[] = {INSPECT_READ_OPTION_TABLES,
                                           {options, OPT_END - OPT_FIRST}};
-const cli_command_spec inspect_spec = {&help, tables, 2};
+const cli_command_spec inspect_spec = {&help, tables, 3};
 
 /* "sm_90" -> any suffix; "sm_90a" / "sm_100f" -> exactly that. */
 bool inspect_parse_arch(const char *text, occ_inspect_options *o, cli_error *err)
@@ -353,10 +354,10 @@ int cmd_inspect(int argc, char **argv, const cli_io *io)
     const char **files_given = a.files; /* freed here; a.files may become the expanded list */
     cli_error err;
     int code = EXIT_OK;
-    if (!cli_parse_options(argc, argv, tables, 2, on_option, &a, &err)) {
+    if (!cli_parse_options(argc, argv, tables, 3, on_option, &a, &err)) {
         code = cli_report(io, "inspect", &err);
     } else if (a.help) {
-        cli_print_help(io->out, &help, tables, 2);
+        cli_print_help(io->out, &help, tables, 3);
     } else if (!check_args(&a, io, &err) ||
                ((a.gpu != NULL || a.gpu_file != NULL) &&
                 !cli_resolve_gpu(a.gpu, a.gpu_file, io->in, &a.device, &err))) {

@@ -8,28 +8,27 @@
 #include "inspect_output.h"
 #include "values.h"
 
-const cli_option inspect_read_options[READ_OPTION_COUNT] = {
-    [READ_GPU] = {READ_GPU, "gpu", "NAME",
-                  "occupancy on this GPU (default: a GPU of each kernel's arch)"},
-    [READ_GPU_FILE] = {READ_GPU_FILE, "gpu-file", "FILE",
-                       "occupancy on a GPU described in JSON (docs/gpu-file.md)"},
-    [READ_THREADS] = {READ_THREADS, "threads", "N",
-                      "block size: 256, 16x16 or 8x8x4 (default: the occupancy API's pick per "
-                      "kernel)"},
-    [READ_DYN_SMEM] = {READ_DYN_SMEM, "dyn-smem", "BYTES",
-                       "dynamic shared memory per block: 4096, 48K"},
-    [READ_LAUNCHES] = {READ_LAUNCHES, "launches", "FILE",
-                       "each kernel at the launches of a profile or launch table"},
-    [READ_ARCH] = {READ_ARCH, "arch", "ARCH",
-                   "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
-    [READ_FILTER] = {READ_FILTER, "filter", "REGEX",
-                     "only kernels whose printed name matches (POSIX ERE)"},
-    [READ_FUNCTIONS] = {READ_FUNCTIONS, "functions", NULL,
-                        "device functions too, not only kernels"},
-    [READ_ALL] = {READ_ALL, "all", NULL, "also read __nv_relfatbin (pre-link code of -rdc builds)"},
-    [READ_JOBS] = {READ_JOBS, "jobs", "N",
-                   "threads to read with (default: every core, at most 32)"},
+#define AT(id) [(id)-READ_OPTION_FIRST]
+const cli_option inspect_read_options[READ_OPTION_COUNT - READ_OPTION_FIRST] = {
+    AT(READ_THREADS) = {READ_THREADS, "threads", "N",
+                        "block size: 256, 16x16 or 8x8x4 (default: the occupancy API's pick per "
+                        "kernel)"},
+    AT(READ_DYN_SMEM) = {READ_DYN_SMEM, "dyn-smem", "BYTES",
+                         "dynamic shared memory per block: 4096, 48K"},
+    AT(READ_LAUNCHES) = {READ_LAUNCHES, "launches", "FILE",
+                         "each kernel at the launches of a profile or launch table"},
+    AT(READ_ARCH) = {READ_ARCH, "arch", "ARCH",
+                     "only this arch: sm_90 (also sm_90a), sm_90a (exactly)"},
+    AT(READ_FILTER) = {READ_FILTER, "filter", "REGEX",
+                       "only kernels whose printed name matches (POSIX ERE)"},
+    AT(READ_FUNCTIONS) = {READ_FUNCTIONS, "functions", NULL,
+                          "device functions too, not only kernels"},
+    AT(READ_ALL) = {READ_ALL, "all", NULL,
+                    "also read __nv_relfatbin (pre-link code of -rdc builds)"},
+    AT(READ_JOBS) = {READ_JOBS, "jobs", "N",
+                     "threads to read with (default: every core, at most 32)"},
 };
+#undef AT
 
 /* --threads as occ calc takes it (256, 16x16, 8x8x4): the reader takes a
    block size as its thread count, the shape's product. */
@@ -56,8 +55,8 @@ static bool apply_threads(const char *value, occ_inspect_options *read, cli_erro
 bool inspect_read_apply(int id, const char *value, const inspect_read_targets *t, cli_error *err)
 {
     switch (id) {
-    case READ_GPU: *t->gpu = value; return true;
-    case READ_GPU_FILE: *t->gpu_file = value; return true;
+    case GPU_OPTION_GPU: *t->gpu = value; return true;
+    case GPU_OPTION_GPU_FILE: *t->gpu_file = value; return true;
     case READ_THREADS: return apply_threads(value, t->read, err);
     case READ_DYN_SMEM:
         return inspect_apply_read_option(INSPECT_READ_DYN_SMEM, value, t->read, err);

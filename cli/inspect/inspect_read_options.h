@@ -8,12 +8,12 @@
 
 #include "cli.h"
 #include "occ_inspect.h"
+#include "gpu_select.h"
 #include "options.h"
 
+/* After the GPU options (gpu_select.h), which inspect and diff take first. */
 enum inspect_read_option_id {
-    READ_GPU,
-    READ_GPU_FILE,
-    READ_THREADS,
+    READ_THREADS = GPU_OPTION_COUNT,
     READ_DYN_SMEM,
     READ_LAUNCHES,
     READ_ARCH,
@@ -23,11 +23,15 @@ enum inspect_read_option_id {
     READ_JOBS,
     READ_OPTION_COUNT
 };
+#define READ_OPTION_FIRST READ_THREADS
 
-extern const cli_option inspect_read_options[READ_OPTION_COUNT];
-#define INSPECT_READ_OPTION_TABLE                                                                  \
+extern const cli_option inspect_read_options[READ_OPTION_COUNT - READ_OPTION_FIRST];
+/* The GPU options, then the reading options: the first two tables of occ
+   inspect and occ diff. */
+#define INSPECT_READ_OPTION_TABLES                                                                 \
+    GPU_OPTION_TABLE,                                                                              \
     {                                                                                              \
-        inspect_read_options, READ_OPTION_COUNT                                                    \
+        inspect_read_options, READ_OPTION_COUNT - READ_OPTION_FIRST                                \
     }
 
 /* Where a command keeps what the reading options set. */
@@ -39,8 +43,8 @@ typedef struct inspect_read_targets {
     const char **launches;
 } inspect_read_targets;
 
-/* One reading option (id below READ_OPTION_COUNT) into its target; false
-   with the reason for a bad value. */
+/* One GPU or reading option (id below READ_OPTION_COUNT) into its target;
+   false with the reason for a bad value. */
 bool inspect_read_apply(int id, const char *value, const inspect_read_targets *t, cli_error *err);
 
 #endif /* OCC_CLI_INSPECT_READ_OPTIONS_H */

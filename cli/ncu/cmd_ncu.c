@@ -24,18 +24,17 @@
 #define NCU_MAX_TOP 1000
 #define NCU_DEFAULT_TOP 10
 
-enum { OPT_JSON, OPT_TOP, OPT_GPU, OPT_GPU_FILE, OPT_HELP, OPT_END };
+/* After the GPU options (gpu_select.h), the first table. */
+enum { OPT_JSON = GPU_OPTION_COUNT, OPT_TOP, OPT_HELP, OPT_END };
+#define OPT_FIRST OPT_JSON
 
 static const cli_option options[] = {
-    [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON, schema occ.ncu (docs/json.md)"},
-    [OPT_TOP] = {OPT_TOP, "top", "N", "launches ranked and explained (default 10, 0..1000)"},
-    [OPT_GPU] = {OPT_GPU, "gpu", "NAME",
-                 "compute on this GPU (default: the export's device or CC)"},
-    [OPT_GPU_FILE] = {OPT_GPU_FILE, "gpu-file", "FILE",
-                      "compute on a GPU described in JSON (docs/gpu-file.md)"},
-    [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help (also -h)"},
+    {OPT_JSON, "json", NULL, "JSON, schema occ.ncu (docs/json.md)"},
+    {OPT_TOP, "top", "N", "launches ranked and explained (default 10, 0..1000)"},
+    {OPT_HELP, "help", NULL, "show this help (also -h)"},
 };
-_Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per ncu option id");
+_Static_assert(sizeof options / sizeof options[0] == OPT_END - OPT_FIRST,
+               "one entry per ncu option id");
 
 static const cli_help help = {
     .name = "ncu",
@@ -56,14 +55,16 @@ static const cli_help help = {
         "export (.csv.gz) is read as it is. Lines before the header (the application's\n"
         "own output) are skipped, and counted on stderr. A file that is not an export,\n"
         "is cut short, lacks a column or holds a value no launch can have is refused\n"
-        "with its line, as is a --gpu that is not the export's GPU (docs/ncu.md).",
+        "with its line, as is a --gpu that is not the export's GPU (docs/ncu.md).\n"
+        "Without --gpu or --gpu-file, each launch is computed on the export's device\n"
+        "(its name, else its compute capability).",
     .examples = "occ ncu profile-raw.csv\n"
                 "ncu --import r.ncu-rep --csv --page details | occ ncu --top 3\n"
                 "occ ncu --json a.csv b.csv.gz > occupancy.json",
 };
 
-static const cli_option_table tables[] = {{options, OPT_END}};
-const cli_command_spec ncu_spec = {&help, tables, 1};
+static const cli_option_table tables[] = {GPU_OPTION_TABLE, {options, OPT_END - OPT_FIRST}};
+const cli_command_spec ncu_spec = {&help, tables, 2};
 
 typedef struct ncu_args {
     const char **files;
@@ -88,10 +89,16 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         }
         a->top = (int)n;
         return true;
-    case OPT_GPU: a->gpu = value; return true;
-    case OPT_GPU_FILE: a->gpu_file = value; return true;
     case OPT_HELP: a->help = true; return true;
-    default: return cli_error_set(err, EXIT_USAGE, "option id %d is not an ncu option", id);
+    default: {
+        gpu_choice c = {a->gpu, a->gpu_file};
+        if (!gpu_option_apply(id, value, &c, err)) {
+            return false;
+        }
+        a->gpu = c.gpu;
+        a->gpu_file = c.gpu_file;
+        return true;
+    }
     }
 }
 
@@ -447,12 +454,12 @@ int cmd_ncu(int argc, char **argv, const cli_io *io)
     st.args = &a;
     cli_error err;
     int code = EXIT_OK;
-    if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
+    if (!cli_parse_options(argc, argv, tables, 2, on_option, &a, &err)) {
         free(a.files);
         return cli_report(io, "ncu", &err);
     }
     if (a.help) {
-        cli_print_help(io->out, &help, tables, 1);
+        cli_print_help(io->out, &help, tables, 2);
         free(a.files);
         return EXIT_OK;
     }

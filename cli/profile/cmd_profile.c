@@ -18,34 +18,31 @@
 #define PROFILE_DEFAULT_EXPLAIN 3
 #define PROFILE_MAX_EXPLAIN 100
 
+/* After the GPU options (gpu_select.h), the first table. */
 enum {
-    OPT_JSON,
+    OPT_JSON = GPU_OPTION_COUNT,
     OPT_CSV,
     OPT_SVG,
     OPT_TOP,
     OPT_ALL,
     OPT_EXPLAIN,
-    OPT_GPU,
-    OPT_GPU_FILE,
     OPT_HELP,
     OPT_END
 };
+#define OPT_FIRST OPT_JSON
 
 static const cli_option options[] = {
-    [OPT_JSON] = {OPT_JSON, "json", NULL, "JSON, schema occ.profile (docs/json.md)"},
-    [OPT_CSV] = {OPT_CSV, "csv", NULL, "CSV, one row per launch configuration"},
-    [OPT_SVG] = {OPT_SVG, "svg", "FILE", "also draw GPU time by occupancy as SVG in FILE"},
-    [OPT_TOP] = {OPT_TOP, "top", "N", "configurations in the text table (default 20)"},
-    [OPT_ALL] = {OPT_ALL, "all", NULL, "every configuration in the text table"},
-    [OPT_EXPLAIN] = {OPT_EXPLAIN, "explain", "N",
-                     "configurations explained, ranked by time x headroom (default 3, 0..100)"},
-    [OPT_GPU] = {OPT_GPU, "gpu", "NAME",
-                 "compute on this GPU; it must match the trace's (default: the trace's)"},
-    [OPT_GPU_FILE] = {OPT_GPU_FILE, "gpu-file", "FILE",
-                      "compute on a GPU described in JSON (docs/gpu-file.md)"},
-    [OPT_HELP] = {OPT_HELP, "help", NULL, "show this help (also -h)"},
+    {OPT_JSON, "json", NULL, "JSON, schema occ.profile (docs/json.md)"},
+    {OPT_CSV, "csv", NULL, "CSV, one row per launch configuration"},
+    {OPT_SVG, "svg", "FILE", "also draw GPU time by occupancy as SVG in FILE"},
+    {OPT_TOP, "top", "N", "configurations in the text table (default 20)"},
+    {OPT_ALL, "all", NULL, "every configuration in the text table"},
+    {OPT_EXPLAIN, "explain", "N",
+     "configurations explained, ranked by time x headroom (default 3, 0..100)"},
+    {OPT_HELP, "help", NULL, "show this help (also -h)"},
 };
-_Static_assert(sizeof options / sizeof options[0] == OPT_END, "one entry per profile option id");
+_Static_assert(sizeof options / sizeof options[0] == OPT_END - OPT_FIRST,
+               "one entry per profile option id");
 
 static const cli_help help = {
     .name = "profile",
@@ -64,14 +61,15 @@ static const cli_help help = {
         "every difference from what the trace itself recorded (nsys's\n"
         "sharedMemoryExecuted; Kineto's est. achieved occupancy, with the reason). Exit\n"
         "status: 0 read, 1 a bad or unreadable trace (one line naming the place), 2 a bad\n"
-        "command line (docs/profile.md).",
+        "command line (docs/profile.md). --gpu or --gpu-file must name the trace's GPU;\n"
+        "without them, the trace's own is used.",
     .examples = "occ profile trace.json.gz\n"
                 "occ profile --json report.sqlite > occupancy.json\n"
                 "occ profile --csv --svg time.svg gpu_trace.csv",
 };
 
-static const cli_option_table tables[] = {{options, OPT_END}};
-const cli_command_spec profile_spec = {&help, tables, 1};
+static const cli_option_table tables[] = {GPU_OPTION_TABLE, {options, OPT_END - OPT_FIRST}};
+const cli_command_spec profile_spec = {&help, tables, 2};
 
 typedef struct profile_args {
     const char **files;
@@ -105,10 +103,16 @@ static bool on_option(int id, const char *value, void *context, cli_error *err)
         }
         a->explain = (int)n;
         return true;
-    case OPT_GPU: a->gpu = value; return true;
-    case OPT_GPU_FILE: a->gpu_file = value; return true;
     case OPT_HELP: a->help = true; return true;
-    default: return cli_error_set(err, EXIT_USAGE, "option id %d is not a profile option", id);
+    default: {
+        gpu_choice c = {a->gpu, a->gpu_file};
+        if (!gpu_option_apply(id, value, &c, err)) {
+            return false;
+        }
+        a->gpu = c.gpu;
+        a->gpu_file = c.gpu_file;
+        return true;
+    }
     }
 }
 
@@ -150,12 +154,12 @@ int cmd_profile(int argc, char **argv, const cli_io *io)
     }
     cli_error err;
     occ_device forced;
-    if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
+    if (!cli_parse_options(argc, argv, tables, 2, on_option, &a, &err)) {
         free(a.files);
         return cli_report(io, "profile", &err);
     }
     if (a.help) {
-        cli_print_help(io->out, &help, tables, 1);
+        cli_print_help(io->out, &help, tables, 2);
         free(a.files);
         return EXIT_OK;
     }
