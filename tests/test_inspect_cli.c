@@ -555,7 +555,7 @@ static void launches_test(void **state)
     assert_int_equal(OCC(launches_baseline, "inspect", "--gpu", "H200", "--launches", kineto),
                      EXIT_OK);
     assert_non_null(strstr(last.out, "[profile, block 16x16x1, 8192 B dynamic]"));
-    assert_non_null(strstr(last.out, "1 configurations match no kernel read (25.0% of the GPU "
+    assert_non_null(strstr(last.out, "1 configuration matches no kernel read (25.0% of the GPU "
                                      "time"));
     assert_non_null(strstr(last.out, "25.0%  triton_poi_fused_0"));
     /* a launch source that cannot be read is an error naming it */

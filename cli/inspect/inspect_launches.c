@@ -52,10 +52,12 @@ void inspect_launches_print(FILE *out, const occ_inspect_launch_list *l)
     bool table = strcmp(l->kind, "table") == 0;
     const char *measure = table ? "weight" : "GPU time";
     fprintf(out,
-            " (%s): %zu configurations, %zu matched kernels read here (%.1f%% of its %s); "
-            "%zu kernels got %s launches.\n",
-            l->kind, m->launches, m->matched, 100.0 * share(m->matched_weight, m->weight), measure,
-            m->kernels_launched, l->kind);
+            " (%s): %zu %s, %zu of them matched kernels read here (%.1f%% of its %s); %zu %s %s "
+            "launches.\n",
+            l->kind, m->launches,
+            cli_plural((double)m->launches, "configuration", "configurations"), m->matched,
+            100.0 * share(m->matched_weight, m->weight), measure, m->kernels_launched,
+            cli_plural((double)m->kernels_launched, "kernel got", "kernels got"), l->kind);
     size_t n = 0;
     size_t *order = NULL;
     if (occ_inspect_launch_unmatched(l, &order, &n) != OCC_OK) {
@@ -64,9 +66,11 @@ void inspect_launches_print(FILE *out, const occ_inspect_launch_list *l)
     }
     if (n > 0) {
         fprintf(out,
-                "%zu configurations match no kernel read (%.1f%% of the %s: compiled at run "
-                "time, or in another binary); the heaviest:\n",
-                n, 100.0 * share(m->weight - m->matched_weight, m->weight), measure);
+                "%zu %s no kernel read (%.1f%% of the %s: compiled at run time, or in another "
+                "binary); %s:\n",
+                n, cli_plural((double)n, "configuration matches", "configurations match"),
+                100.0 * share(m->weight - m->matched_weight, m->weight), measure,
+                n == 1 ? "it is" : "the heaviest");
         for (size_t i = 0; i < n && i < 10; i++) {
             const occ_inspect_launch *launch = &l->launches[order[i]];
             fprintf(out, "  %5.1f%%  ", 100.0 * share(launch->weight, m->weight));
