@@ -20,7 +20,7 @@ static const command commands[] = {
     {&calc_spec, cmd_calc},       {&explain_spec, cmd_explain}, {&sweep_spec, cmd_sweep},
     {&suggest_spec, cmd_suggest}, {&latency_spec, cmd_latency}, {&gpus_spec, cmd_gpus},
     {&inspect_spec, cmd_inspect}, {&diff_spec, cmd_diff},       {&ncu_spec, cmd_ncu},
-    {&profile_spec, cmd_profile}, {&lab_spec, cmd_lab},
+    {&profile_spec, cmd_profile}, {&lab_spec, cmd_lab},         {&regs_spec, cmd_regs},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 
@@ -85,7 +85,7 @@ static int unknown_command(const char *name, const cli_io *io)
     } else {
         cli_error_set(&err, EXIT_USAGE,
                       "'%.80s' is not a command; commands are calc, explain, sweep, suggest, "
-                      "latency, gpus, inspect, diff, ncu, profile, lab",
+                      "latency, gpus, inspect, diff, ncu, profile, lab, regs",
                       name);
     }
     fputs("occ: ", io->err);

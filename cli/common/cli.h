@@ -71,5 +71,6 @@ int cmd_diff(int argc, char **argv, const cli_io *io);
 int cmd_ncu(int argc, char **argv, const cli_io *io);
 int cmd_profile(int argc, char **argv, const cli_io *io);
 int cmd_lab(int argc, char **argv, const cli_io *io);
+int cmd_regs(int argc, char **argv, const cli_io *io);
 
 #endif /* OCC_CLI_H */

@@ -66,7 +66,7 @@ typedef struct cli_command_spec {
 
 /* Each command's spec (in its cmd_*.c). */
 extern const cli_command_spec calc_spec, explain_spec, sweep_spec, suggest_spec, latency_spec,
-    gpus_spec, inspect_spec, diff_spec, ncu_spec, profile_spec, lab_spec;
+    gpus_spec, inspect_spec, diff_spec, ncu_spec, profile_spec, lab_spec, regs_spec;
 
 /* The command table of cli/commands.c, in `occ --help`'s order, and the
    one-line description of occ itself: for what is generated from them (the

@@ -1,0 +1,102 @@
+/*
+ * regs_text.c - occ regs as a table: what ran (input, arch, ptxas, GPU and
+ * the cache's part), then for each kernel one row a cap (none first, then
+ * the caps highest first) and one a __launch_bounds__ variant, the
+ * recommendation with its reason, and the notes.
+ */
+#include <string.h>
+
+#include "output.h"
+#include "regs.h"
+
+static void print_notes(FILE *out, const char *notes, const char *indent)
+{
+    while (notes != NULL && *notes != '\0') {
+        const char *nl = strchr(notes, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - notes) : strlen(notes);
+        char line[700];
+        snprintf(line, sizeof line, "%snote: %.*s", indent, (int)(len < 600 ? len : 600), notes);
+        cli_print_wrapped(out, line, (int)strlen(indent) + 6);
+        notes = nl != NULL ? nl + 1 : notes + len;
+    }
+}
+
+static void row(FILE *out, const char *label, const occ_regs_point *p, bool recommended,
+                bool predicted)
+{
+    fprintf(out, "  %-8s %5d %9d %9d %6d %7d %6.1f%%", label, p->regs, p->spill_store_bytes,
+            p->spill_load_bytes, p->stack_bytes, p->blocks_per_sm, p->occupancy * 100);
+    if (predicted) {
+        if (p->predicted) {
+            fprintf(out, " %7.0f GB/s %5.2fx", p->predicted_gb_per_s,
+                    p->predicted_vs_unconstrained);
+        } else {
+            fprintf(out, " %17s", "-");
+        }
+    }
+    fputs(recommended ? "  <- recommended\n" : "\n", out);
+}
+
+static void print_kernel(FILE *out, const occ_regs_kernel *k, bool predicted)
+{
+    char name[512];
+    fprintf(out, "\n%s  [%d threads (%s), %d B static shared memory]\n",
+            cli_visible(k->name, name, sizeof name), k->threads, k->threads_source, k->smem_bytes);
+    fprintf(out, "  %-8s %5s %9s %9s %6s %7s %7s%s\n", "CAP", "REGS", "SPILL-ST", "SPILL-LD",
+            "STACK", "BLK/SM", "OCC", predicted ? "  PREDICTED   VS NONE" : "");
+    for (int i = 0; i < k->cap_count; i++) {
+        char label[16];
+        if (k->caps[i].cap > 0) {
+            snprintf(label, sizeof label, "%d", k->caps[i].cap);
+        } else {
+            snprintf(label, sizeof label, "none");
+        }
+        row(out, label, &k->caps[i], i == k->recommended && k->cap_count > 1, predicted);
+    }
+    if (k->launch_bounds_count > 0) {
+        fprintf(out, "  __launch_bounds__(%d, N):\n", k->threads);
+        for (int i = 0; i < k->launch_bounds_count; i++) {
+            char label[16];
+            snprintf(label, sizeof label, "N=%d", k->launch_bounds[i].min_blocks);
+            row(out, label, &k->launch_bounds[i], false, predicted);
+        }
+    }
+    char why[2200];
+    snprintf(why, sizeof why, "recommended: %s", k->why);
+    fputs("  ", out);
+    cli_print_wrapped(out, why, 4);
+    print_notes(out, k->notes, "  ");
+}
+
+void regs_print_text(FILE *out, const occ_regs_result *r, bool prediction_asked)
+{
+    occ_regs_totals t;
+    occ_regs_totals_get(r, &t);
+    char input[512];
+    cli_visible(t.input, input, sizeof input);
+    fprintf(out,
+            "%s (%s): %s compiled by ptxas %s, occupancy on %s; %d %s (%d ptxas %s, %d from "
+            "the cache)\n",
+            input, t.input_kind, t.arch, t.ptxas_version, t.gpu, t.compiles,
+            cli_plural(t.compiles, "compile", "compiles"), t.ptxas_runs,
+            cli_plural(t.ptxas_runs, "run", "runs"), t.cache_hits);
+    bool predicted = false;
+    for (size_t i = 0; i < occ_regs_kernel_count(r); i++) {
+        const occ_regs_kernel *k = occ_regs_kernel_at(r, i);
+        for (int c = 0; c < k->cap_count; c++) {
+            predicted = predicted || k->caps[c].predicted;
+        }
+    }
+    for (size_t i = 0; i < occ_regs_kernel_count(r); i++) {
+        print_kernel(out, occ_regs_kernel_at(r, i), predicted);
+    }
+    if (t.notes != NULL && t.notes[0] != '\0') {
+        fputc('\n', out);
+        print_notes(out, t.notes, "");
+    }
+    if (!prediction_asked) {
+        fputs("\nThe predicted effect needs --bytes-loaded (the global bytes a thread loads where "
+              "it spills): then the latency model counts the spill traffic.\n",
+              out);
+    }
+}
