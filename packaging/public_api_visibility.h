@@ -13,5 +13,6 @@
 #include "occ.h"
 #include "occ_inspect.h"
 #include "occ_diff.h"
+#include "occ_regs.h"
 #include "occ_profile.h"
 #pragma GCC visibility pop

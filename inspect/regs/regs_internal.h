@@ -13,8 +13,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "occ_regs.h"
+
+/* occ_regs.h declares it only where <stdio.h> came first, which the shared
+   build's -include of public_api_visibility.h does not do: exported here by
+   hand, as inspect/diff/diff_internal.h does for occ diff's. */
+__attribute__((visibility("default"))) occ_status
+occ_regs_json_write(const occ_regs_result *result, FILE *out, occ_inspect_error *err);
 
 /* Fills *err (when not NULL) with the status and one line; returns the status. */
 occ_status regs_fail(occ_inspect_error *err, occ_status status, const char *format, ...)

@@ -2,7 +2,8 @@
 # test_symbols.sh ROOT SOURCE - the installed shared libraries export the
 # public API and nothing else. libocc.so.0 exports exactly the functions
 # include/occ.h declares, libocc-inspect.so.0 exactly those of
-# include/occ_inspect.h and include/occ_diff.h: none missing (a public function hidden), none more
+# include/occ_inspect.h, include/occ_diff.h and include/occ_regs.h: none missing (a public
+# function hidden), none more
 # (the core's occ__ helpers, the readers' insp_ functions, libiberty's
 # demangler). The declared names come from the preprocessed headers, not
 # from the libraries.
@@ -11,11 +12,12 @@ root=${1:?usage: test_symbols.sh ROOT SOURCE}
 source_dir=${2:?usage: test_symbols.sh ROOT SOURCE}
 lib=$root/prefix/lib
 
-# Functions a header declares: "name (" in its preprocessed text, comments gone
+# Functions the headers declare: "name (" in their preprocessed text, comments gone
 # (<stdio.h> first: the functions that take a FILE are declared only then).
 declared()
 {
-    printf '#include <stdio.h>\n#include "%s"\n' "$1" | ${CC:-cc} -E -P -I "$root/prefix/include" -x c - |
+    { printf '#include <stdio.h>\n'; for header in $1; do printf '#include "%s"\n' "$header"; done; } |
+        ${CC:-cc} -E -P -I "$root/prefix/include" -x c - |
         grep -oE '\b(occ|occ_inspect)_[a-z0-9_]+ *\(' | sed 's/ *($//' | sort -u
 }
 
@@ -48,6 +50,6 @@ check()
 }
 
 check libocc.so.0 occ.h 'occ_[a-z]'
-# occ_diff.h includes occ_inspect.h, which includes occ.h: libocc-inspect's
-# own functions are the occ_inspect_ and occ_diff_ ones.
-check libocc-inspect.so.0 occ_diff.h 'occ_(inspect|diff)_'
+# occ_diff.h and occ_regs.h include occ_inspect.h, which includes occ.h:
+# libocc-inspect's own functions are the occ_inspect_, occ_diff_ and occ_regs_ ones.
+check libocc-inspect.so.0 "occ_diff.h occ_regs.h" 'occ_(inspect|diff|regs)_'
