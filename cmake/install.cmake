@@ -36,6 +36,7 @@ install(TARGETS libocc libocc_inspect libocc_profile ARCHIVE DESTINATION ${CMAKE
 install(FILES ${CMAKE_SOURCE_DIR}/include/occ.h ${CMAKE_SOURCE_DIR}/include/occ_cuda.h
         ${CMAKE_SOURCE_DIR}/include/occ_inspect.h
         ${CMAKE_SOURCE_DIR}/include/occ_diff.h
+        ${CMAKE_SOURCE_DIR}/include/occ_regs.h
         ${CMAKE_SOURCE_DIR}/include/occ_profile.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT devel)
 
