@@ -95,8 +95,11 @@ void regs_print_text(FILE *out, const occ_regs_result *r, bool prediction_asked)
         print_notes(out, t.notes, "");
     }
     if (!prediction_asked) {
-        fputs("\nThe predicted effect needs --bytes-loaded (the global bytes a thread loads where "
-              "it spills): then the latency model counts the spill traffic.\n",
-              out);
+        fputc('\n', out);
+        cli_print_wrapped(out,
+                          "The predicted effect needs --bytes-loaded (the global bytes a thread "
+                          "loads where it spills): then the latency model counts the spill "
+                          "traffic.",
+                          0);
     }
 }
