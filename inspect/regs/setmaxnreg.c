@@ -38,6 +38,9 @@
 #define SASS_USETMAXREG 0x9C8ull
 #define SASS_COUNT_SHIFT 32
 #define SASS_COUNT_MASK 0x1FFull
+#define SASS_FORM_SHIFT 8 /* in the second word */
+#define SASS_FORM_TRY_ALLOC 2u
+#define SASS_FORM_DEALLOC 1u
 #define SASS_FIRST_SM 90 /* the first arch with setmaxnreg */
 #define SASS_LAST_SM 129 /* the last family whose encoding was checked: sm_12x */
 
@@ -55,8 +58,8 @@ const char *insp_setmaxnreg_action_name(insp_smr_action action)
 /* ------------------------------------------------------------------------ */
 
 occ_status insp_setmaxnreg_sass_count(const unsigned char *cubin, size_t cubin_size,
-                                      const char *entry, int *found, int *counts, int max_counts,
-                                      occ_inspect_error *err)
+                                      const char *entry, int *found, insp_smr_sass *list,
+                                      int max_list, occ_inspect_error *err)
 {
     if (cubin == NULL || entry == NULL || found == NULL) {
         return smr_fail(err, OCC_ERR_NULL_POINTER, -1, "setmaxnreg: no cubin, entry or result");
@@ -105,8 +108,13 @@ occ_status insp_setmaxnreg_sass_count(const unsigned char *cubin, size_t cubin_s
         for (uint64_t at = 0; at + SASS_INSTRUCTION_BYTES <= s.size; at += SASS_INSTRUCTION_BYTES) {
             uint64_t word = insp_u64(text + at);
             if ((word & SASS_OPCODE_MASK) == SASS_USETMAXREG) {
-                if (counts != NULL && n < max_counts) {
-                    counts[n] = (int)((word >> SASS_COUNT_SHIFT) & SASS_COUNT_MASK);
+                if (list != NULL && n < max_list) {
+                    uint64_t form = (insp_u64(text + at + 8) >> SASS_FORM_SHIFT) & 3u;
+                    list[n].action = form == SASS_FORM_TRY_ALLOC ? INSP_SMR_INC
+                                     : form == SASS_FORM_DEALLOC ? INSP_SMR_DEC
+                                                                 : INSP_SMR_AT_ENTRY;
+                    list[n].regs_per_thread = (int)((word >> SASS_COUNT_SHIFT) & SASS_COUNT_MASK);
+                    list[n].offset = (size_t)at;
                 }
                 n += n < 0x7FFFFFFF;
             }
@@ -438,6 +446,29 @@ static void decide_honoured(const smr_ptx *p, int sass_found, insp_setmaxnreg *o
                      "the code holds %d USETMAXREG: ptxas's %s (which names no kernel) is about "
                      "another kernel of the compile",
                      sass_found, dropping);
+            /* not this kernel's: its code kept what they say was dropped */
+            int kept = 0;
+            for (int i = 0; i < out->message_count; i++) {
+                if (!out->messages[i].drops_setmaxnreg) {
+                    out->messages[kept++] = out->messages[i];
+                }
+            }
+            out->message_count = kept;
+        }
+        /* each setmaxnreg of the PTX is a USETMAXREG of the same form and count */
+        for (int i = 0; why[0] == '\0' && i < p->site_count; i++) {
+            bool seen = false;
+            for (int k = 0; k < sass_found && k < INSP_SMR_MAX_SITES; k++) {
+                seen = seen || (out->usetmaxreg[k].action == p->sites[i].action &&
+                                out->usetmaxreg[k].regs_per_thread == p->sites[i].regs_per_thread);
+            }
+            if (!seen) {
+                snprintf(why, sizeof out->note,
+                         "setmaxnreg.%s %d (PTX line %d) has no USETMAXREG of its form and count "
+                         "in the code",
+                         insp_setmaxnreg_action_name(p->sites[i].action),
+                         p->sites[i].regs_per_thread, p->sites[i].line);
+            }
         }
     } else if (sass_found == 0) {
         out->honoured = INSP_SMR_NO;
@@ -494,7 +525,8 @@ occ_status insp_setmaxnreg_analyse(const char *ptx, size_t ptx_size, const char 
     }
     int sass_found = -1;
     if (cubin != NULL) {
-        st = insp_setmaxnreg_sass_count(cubin, cubin_size, entry, &sass_found, NULL, 0, err);
+        st = insp_setmaxnreg_sass_count(cubin, cubin_size, entry, &sass_found, out->usetmaxreg,
+                                        INSP_SMR_MAX_SITES, err);
         if (st != OCC_OK) {
             free(p);
             return st;

@@ -80,6 +80,13 @@ typedef struct insp_smr_message {
     bool drops_setmaxnreg; /* ptxas says it ignored the kernel's setmaxnreg */
 } insp_smr_message;
 
+/* One USETMAXREG of the cubin. */
+typedef struct insp_smr_sass {
+    insp_smr_action action; /* INC for TRY_ALLOC, DEC for DEALLOC, AT_ENTRY: another form */
+    int regs_per_thread;    /* its register count */
+    size_t offset;          /* in the kernel's .text section */
+} insp_smr_sass;
+
 typedef struct insp_setmaxnreg {
     bool present;          /* the entry holds setmaxnreg; false: nothing else is filled, and
                               the kernel's JSON carries no "setmaxnreg" object */
@@ -109,6 +116,7 @@ typedef struct insp_setmaxnreg {
     insp_smr_message messages[INSP_SMR_MAX_MESSAGES];
 
     int usetmaxreg_count; /* USETMAXREG instructions in the kernel's code; -1 not read */
+    insp_smr_sass usetmaxreg[INSP_SMR_MAX_SITES]; /* the first of them, in code order */
     insp_smr_answer honoured;
     char note[256]; /* why fits or honoured is what it is, one line ("" if nothing to say) */
 } insp_setmaxnreg;
@@ -137,15 +145,15 @@ occ_status insp_setmaxnreg_analyse(const char *ptx, size_t ptx_size, const char 
                                    insp_setmaxnreg *out, occ_inspect_error *err);
 
 /*
- * The USETMAXREG instructions of `entry`'s code in a cubin (.text.<entry>),
- * with the first `max_counts` of their register counts in counts[] (may be
- * NULL). *found is -1 where the cubin's arch is not one whose encoding occ
+ * The USETMAXREG instructions of `entry`'s code in a cubin (.text.<entry>):
+ * *found of them, the first `max_list` in list[] (may be NULL), in code
+ * order. *found is -1 where the cubin's arch is not one whose encoding occ
  * knows (sm_90 to sm_12x) or it has no such section. OCC_ERR_BAD_FORMAT for
  * a damaged cubin.
  */
 occ_status insp_setmaxnreg_sass_count(const unsigned char *cubin, size_t cubin_size,
-                                      const char *entry, int *found, int *counts, int max_counts,
-                                      occ_inspect_error *err);
+                                      const char *entry, int *found, insp_smr_sass *list,
+                                      int max_list, occ_inspect_error *err);
 
 /* "inc", "dec" or "entry". */
 const char *insp_setmaxnreg_action_name(insp_smr_action action);
