@@ -195,7 +195,9 @@ const char *occ_inspect_launch_source_name(int source);
 typedef struct occ_inspect_launch {
     const char *name;      /* demangled, as a profile gives it; a table's name or glob */
     const char *mangled;   /* NULL where the source does not carry it */
-    bool glob;             /* name is a glob (fnmatch) over printed and mangled names */
+    bool glob;             /* name may be a glob (a table's with * ? [): it is one
+                              (fnmatch over printed names, white space ignored,
+                              and mangled names) only where it names no kernel */
     int block[3];          /* 0 in y or z means 1 */
     int dyn_smem_bytes;    /* OCC_INSPECT_UNKNOWN where only the sum is known */
     int smem_total_bytes;  /* static + dynamic (a PyTorch profile's "shared
@@ -268,8 +270,11 @@ typedef struct occ_inspect_result occ_inspect_result;
  * launches becomes k rows, each with the occupancy at its launch (block
  * size, dynamic shared memory, cluster dims); a kernel matched by none keeps
  * its row (the options' block size). A launch matches a kernel by mangled
- * name where it has one, else by printed name with white space ignored (a
- * profile's demangler spaces templates its own way), or by glob. Where only
+ * name where it has one, else by its name as a mangled name ("_Z5scalePfi"),
+ * else by printed name with white space ignored (a profile's demangler
+ * spaces templates its own way). A glob launch is a glob only where its
+ * name names no kernel (of any arch) these ways: "scale(float*,int)" is the
+ * kernel scale(float*, int), and not scale(float const*, int) too. Where only
  * a launch's static + dynamic shared memory is known, the dynamic part is
  * the sum less the kernel's static shared memory. With options.device, only
  * kernels that run on it are matched. matched (count entries, or NULL) says

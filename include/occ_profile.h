@@ -254,11 +254,14 @@ size_t occ_profile_rank(const occ_profile_result *result, size_t *indices, size_
  *       *gemm_kernel*,256,96K,2,,3.5,
  *       "scale(float*, int)",16x16,0,,,1,50
  *
- *     kernel (a name, or a glob with * ? [...]), block (X or XxYxZ, each
- *     1..1024) and dyn_smem (bytes: 4096, 48K, 1.5KiB) are required;
- *     cluster and grid (X or XxYxZ), weight (a number of 0 or more, 1 by
- *     default) and carveout (0..100) may be given or left empty. The
- *     columns after kernel come in any order. Gzip is read as it is.
+ *     kernel (a name, or a glob with * ? [...]: occ_inspect_launch.glob),
+ *     block (X or XxYxZ, each 1..1024) and dyn_smem (bytes: 4096, 48K,
+ *     1.5KiB) are required; cluster (X or XxYxZ), grid (X or XxYxZ blocks:
+ *     x 1..2^31-1, y and z 1..65535, CUDA's grid limits; grid_blocks is the
+ *     product), weight (a number of 0 or more, 1 by default) and carveout
+ *     (0..100) may be given or left empty. The columns after kernel come in
+ *     any order; a row may leave out the cells at its end, and has no more
+ *     fields than the header has columns. Gzip is read as it is.
  *
  *   occ_profile_launches *set;
  *   occ_profile_error err;
@@ -270,10 +273,11 @@ size_t occ_profile_rank(const occ_profile_result *result, size_t *indices, size_
  * A bad table is refused at its first bad cell, in one line naming the file,
  * the line, the column, the value and the limit: "t.csv: line 2: block:
  * '2048' is above the maximum, 1024" (OCC_ERR_BAD_FORMAT); an unknown,
- * repeated or missing column names the header's line. A record over
- * OCC_PROFILE_LAUNCH_TABLE_MAX_RECORD_BYTES, with a NUL byte or with a quote
- * left open is refused the same way; more rows than the limit below is
- * OCC_ERR_LIMIT.
+ * unnamed, repeated or missing column names the header's line. A record
+ * over OCC_PROFILE_LAUNCH_TABLE_MAX_RECORD_BYTES, with a NUL byte, with a
+ * quote left open or with more fields than the header ("line 3: row: 4
+ * fields, but the header has 3 columns: field 4, '2', is in none ...") is
+ * refused the same way; more rows than the limit below is OCC_ERR_LIMIT.
  */
 
 /* A launch table's most rows: each costs about 100 bytes besides its name,
@@ -287,7 +291,11 @@ typedef struct occ_profile_launches occ_profile_launches;
 
 /* Reads the launches at `path`: a launch table when its first record starts
    with `kernel`, else a profile (occ_profile_read's errors, OCC_ERR_IO for a
-   file that cannot be opened). *out is NULL on an error. */
+   file that cannot be opened). A table may be a pipe ("/dev/stdin"); a
+   profile is read by path again after the look for a table, so from a pipe,
+   socket or character device it is OCC_ERR_IO, "PATH: not a launch table
+   (...), and a profile is read from a file, not a pipe: ...". *out is NULL
+   on an error. */
 occ_status occ_profile_launches_read(const char *path, occ_profile_launches **out,
                                      occ_profile_error *err);
 

@@ -20,6 +20,8 @@
  *     damaged baselines fail with one line naming the offset (diff-baseline-hostile);
  *   - the at-risk flags: the cliff found equals a search one register or byte at a time with
  *     occ_calc, in diff and in inspect --summary; the register ceiling (diff-risk);
+ *   - --launches: each kernel at each launch of a profile or a launch table, on both sides
+ *     (a table's names as users copy them: spaced otherwise, mangled; grids above 1,024);
  *   - a static kernel whose per-file prefix changed is moved, with other resources it is not;
  *     --filter and --arch apply to both sides.
  * A few cases use hand-written logs in the form of ptxas -v (marked where they are).
@@ -1161,6 +1163,56 @@ static void test_launches(void **state)
     unlink(trace);
 }
 
+/* --launches with a launch table as a user writes it against the logs of
+   tests/data/diff: a signature copied with its own spacing ('*' in it, which
+   made it a glob that matched nothing), a mangled name (which matched
+   nothing), and a grid of one H200 wave (refused above 1,024). Both sides
+   get each launch. */
+static void test_launch_table_names(void **state)
+{
+    (void)state;
+    const char *table = write_temp("kernel,block,dyn_smem,grid\n"
+                                   "\"regs_grow(float*,float const*,int)\",256,0,1056\n"
+                                   "_Z7spillerPdPKdi,128,0,132x8\n"
+                                   "\"spiller(double*, double const*, int)\",64,0,\n");
+    char path[64];
+    snprintf(path, sizeof path, "%s", table);
+    OCC(NULL, "diff", "--json", "--gpu", "H200", "--launches", path, data("diff/old.log"),
+        data("diff/new.log"));
+    if (last.code != DIFF_PASSED) {
+        fail_msg("exit %d, stderr: %s", last.code, last.err);
+    }
+    json_t *doc = parse_json(last.out);
+    json_t *m = json_object_get(doc, "launch_match");
+    assert_int_equal(json_integer_value(json_object_get(m, "matched")), 3);
+    assert_int_equal(json_array_size(json_object_get(m, "unmatched")), 0);
+    /* a row per launch, each at its block on both sides */
+    static const struct {
+        const char *mangled;
+        int block;
+    } want[] = {{"_Z9regs_growPfPKfi", 256}, {"_Z7spillerPdPKdi", 128}, {"_Z7spillerPdPKdi", 64}};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int seen = 0;
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(doc, "changed"), i, e)
+        {
+            json_t *launch = json_object_get(e, "launch");
+            if (strcmp(json_string_value(json_object_get(e, "mangled")), want[w].mangled) == 0 &&
+                json_integer_value(json_array_get(json_object_get(launch, "block"), 0)) ==
+                    want[w].block) {
+                assert_string_equal(json_string_value(json_object_get(launch, "source")), "table");
+                seen++;
+            }
+        }
+        if (seen != 1) {
+            fail_msg("%s at block %d: %d rows, want 1", want[w].mangled, want[w].block, seen);
+        }
+    }
+    json_decref(doc);
+    unlink(path);
+}
+
 /* The same build read two ways, a cubin's baseline and a ptxas log: the
    fields a log cannot know are said once and not counted as changes. */
 static void test_kinds_differ(void **state)
@@ -1557,6 +1609,7 @@ int main(void)
         cmocka_unit_test(test_ceiling),
         cmocka_unit_test(test_launch_bounds),
         cmocka_unit_test(test_launches),
+        cmocka_unit_test(test_launch_table_names),
         cmocka_unit_test(test_kinds_differ),
         cmocka_unit_test(test_markdown_header),
         cmocka_unit_test(test_markdown_other_changes),

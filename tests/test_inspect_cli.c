@@ -12,7 +12,9 @@
  *     neither waits (cli-streams, the occ binary run with a time limit);
  *   - bad options exit 2, bad inputs exit 1 with one line naming the file (cli-errors);
  *   - a directory stands for the binaries under it (cli-directory);
- *   - --launches gives each kernel the launches a profile recorded (cli-launches);
+ *   - --launches gives each kernel the launches a profile recorded (cli-launches), or a
+ *     launch table's, by name, mangled name or glob, with CUDA's grid limits; a table
+ *     from a pipe reads, a profile from a pipe is refused saying why (the occ binary run);
  *   - a launch the kernel refuses (above __launch_bounds__, off .reqntid, cluster dims the
  *     GPU cannot launch) is flagged, and the register ceiling is the kernel's own cap
  *     (cli-launch-flags).
@@ -740,6 +742,10 @@ static void launch_table_test(void **state)
         {"kernel,block,dyn_smem,weight\nk,64,0,-1\n", "line 2: weight: not a number of 0 or more"},
         {"kernel,block,dyn_smem,block\n", "line 1: block: appears twice"},
         {"kernel,block,dyn_smem,carveout\nk,64,0,101\n", "line 2: carveout: "},
+        {"kernel,block,dyn_smem,grid\nk,64,0,1x65536\n",
+         "line 2: grid: '1x65536': dimension '65536' is above the maximum, 65535"},
+        {"kernel,block,dyn_smem\nk,64,0,2\n",
+         "line 2: row: 4 fields, but the header has 3 columns: field 4, '2', is in none"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *path = write_text(".csv", bad[i].text);
@@ -750,6 +756,72 @@ static void launch_table_test(void **state)
         unlink(path);
     }
     unlink(table);
+}
+
+/* A launch table's names as a user copies them: a demangled signature with a
+   pointer spaced otherwise than libiberty spaces it, a mangled name; a grid
+   of one H200 wave (1056 blocks, above a block's 1024). */
+static void launch_table_names_test(void **state)
+{
+    (void)state;
+    const char *table = write_text(".csv", "kernel,block,dyn_smem,grid,weight\n"
+                                           "\"scale(float*,int)\",16x16,0,1056,1\n"
+                                           "_Z3addPf,128,1K,132x8,1\n"
+                                           "*conv*,64,0,,1\n");
+    assert_int_equal(
+        OCC(launches_baseline, "inspect", "--gpu", "H200", "--launches", table, "--json"), EXIT_OK);
+    json_t *doc = parse_json(last.out);
+    json_t *scale = launch_of_row(doc, "_Z5scalePfi");
+    assert_string_equal(json_string_value(json_object_get(scale, "source")), "table");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(scale, "block"), 1)), 16);
+    json_t *add = launch_of_row(doc, "_Z3addPf");
+    assert_string_equal(json_string_value(json_object_get(add, "source")), "table");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(add, "block"), 0)), 128);
+    assert_int_equal(int_at(add, "dyn_smem_bytes"), 1024);
+    json_t *conv = launch_of_row(doc, "_Z4convPf"); /* the glob of the docs still a glob */
+    assert_string_equal(json_string_value(json_object_get(conv, "source")), "table");
+    json_t *m = json_object_get(doc, "launch_match");
+    assert_int_equal(int_at(m, "matched"), 3);
+    assert_int_equal(json_array_size(json_object_get(m, "unmatched")), 0);
+    json_decref(doc);
+    unlink(table);
+}
+
+/* --launches /dev/stdin from a pipe: a launch table reads; a profile, which
+   is read by path after the look for a table has taken the pipe's bytes, is
+   refused in one line saying to write it to a file. */
+static void launches_pipe_test(void **state)
+{
+    (void)state;
+    proc_run *r = malloc(sizeof *r);
+    assert_non_null(r);
+    char input[128];
+    snprintf(input, sizeof input, "%s", write_text(".json", launches_baseline));
+    int fds[2];
+    static const char table[] = "kernel,block,dyn_smem\n\"scale(float*, int)\",16x16,0\n";
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], table, strlen(table)), (ssize_t)strlen(table));
+    close(fds[1]);
+    RUN_OCC(fds[0], r, "inspect", "--gpu", "H200", "--launches", "/dev/stdin", input);
+    close(fds[0]);
+    if (r->code != EXIT_OK || strstr(r->out, "[table, block 16x16x1]") == NULL ||
+        strstr(r->out, "Launches from /dev/stdin (table): 1 configuration") == NULL) {
+        fail_msg("exit %d, stdout: %s, stderr: %s", r->code, r->out, r->err);
+    }
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], launch_kineto, strlen(launch_kineto)),
+                     (ssize_t)strlen(launch_kineto));
+    close(fds[1]);
+    RUN_OCC(fds[0], r, "inspect", "--gpu", "H200", "--launches", "/dev/stdin", input);
+    close(fds[0]);
+    if (r->code != EXIT_DATA ||
+        strcmp(r->err, "occ inspect: --launches: /dev/stdin: not a launch table (its first line "
+                       "does not start with the column kernel), and a profile is read from a "
+                       "file, not a pipe: write it to a file and give that\n") != 0) {
+        fail_msg("exit %d, stderr: %s", r->code, r->err);
+    }
+    unlink(input);
+    free(r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -873,6 +945,8 @@ int main(void)
         cmocka_unit_test(directory_test),
         cmocka_unit_test(options_checked_test),
         cmocka_unit_test(launch_table_test),
+        cmocka_unit_test(launch_table_names_test),
+        cmocka_unit_test(launches_pipe_test),
     };
     int failed = cmocka_run_group_tests_name("inspect-cli", tests, NULL, NULL);
     free(last.out);

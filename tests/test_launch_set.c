@@ -5,12 +5,19 @@
  *
  *   - launches-table: a launch table's names, globs, block XxYxZ, shared
  *     memory sizes, cluster, grid, weights and carveout, each cell as given;
+ *   - launches-grid: a grid up to CUDA's limits (x 2^31-1, y and z 65535),
+ *     not a block's 1024;
  *   - launches-bad-cell: each bad row or header refused with its status, line,
  *     column, value and limit, and no set left behind;
  *   - launches-stream: the same from a stream, and a stream that is no table;
+ *   - launches-pipe: a table from a pipe by path (/dev/fd/N) reads; a profile
+ *     from a pipe is refused in one line saying to write it to a file;
  *   - launches-profile: a Kineto trace's groups as launches, weighed by time;
  *   - launches-apply: the list given to occ_inspect_apply_launches, which
  *     fills its `matched` and `match`;
+ *   - launches-names: a name matches the kernel it names (white space
+ *     ignored, a '*' in it or not; or its mangled name), and only a name that
+ *     names no kernel is tried as a glob;
  *   - launches-limits: the row limit, a missing file, NULL arguments.
  */
 #include <setjmp.h>
@@ -20,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -98,7 +106,8 @@ static void check_good_table(occ_inspect_launch_list *l, const char *path)
         int carveout;
     } want[4] = {
         {"*conv*", true, {64, 1, 1}, 4096, {0, 0, 0}, 0, 3.0, 50},
-        /* a '*' makes a name a glob, which matches the name itself too */
+        /* a '*' makes a name one that may be a glob: it is tried as one only
+           where it names no kernel (launches-names) */
         {"scale(float*, int)", true, {16, 16, 1}, 0, {0, 0, 0}, 264, 1.0, OCC_CARVEOUT_DEFAULT},
         {"nvjet_sm90_tst_256x128",
          false,
@@ -159,6 +168,34 @@ static void table_test(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* launches-grid                                                            */
+/* ------------------------------------------------------------------------ */
+
+static void grid_test(void **state)
+{
+    (void)state;
+    /* one wave on an H200 (8 blocks of 256 threads on each of 132 SMs), the
+       largest grid CUDA takes, and the shapes in between */
+    const char *path = write_text("grid.csv", "kernel,block,dyn_smem,grid\n"
+                                              "k,256,0,1056\n"
+                                              "k,256,0,132x8\n"
+                                              "k,256,0,2147483647x65535x65535\n"
+                                              "k,256,0,1x65535\n"
+                                              "k,256,0,\n");
+    occ_profile_launches *set = read_ok(path);
+    occ_inspect_launch_list *l = occ_profile_launches_list(set);
+    static const long long want[] = {1056, 1056, 2147483647LL * 65535 * 65535, 65535, 0};
+    assert_int_equal(l->count, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < l->count; i++) {
+        if (l->launches[i].grid_blocks != want[i]) {
+            fail_msg("row %zu: grid_blocks %lld, want %lld", i + 2, l->launches[i].grid_blocks,
+                     want[i]);
+        }
+    }
+    occ_profile_launches_free(set);
+}
+
+/* ------------------------------------------------------------------------ */
 /* launches-bad-cell                                                        */
 /* ------------------------------------------------------------------------ */
 
@@ -201,6 +238,42 @@ static const struct {
      "line 2: cluster: 'two' is not a whole number"},
     {"bad-open-quote", "kernel,block,dyn_smem\n\"k,64,0\n", OCC_ERR_BAD_FORMAT, 2,
      "line 2: row: not a CSV record (too long, a NUL byte, or a quote left open)"},
+    {"bad-grid-x", "kernel,block,dyn_smem,grid\nk,64,0,2147483648\n", OCC_ERR_BAD_FORMAT, 2,
+     "line 2: grid: '2147483648' is above the maximum, 2147483647"},
+    {"bad-grid-y", "kernel,block,dyn_smem,grid\nk,64,0,1x65536\n", OCC_ERR_BAD_FORMAT, 2,
+     "line 2: grid: '1x65536': dimension '65536' is above the maximum, 65535"},
+    {"bad-grid-z", "kernel,block,dyn_smem,grid\nk,64,0,1x1x65536\n", OCC_ERR_BAD_FORMAT, 2,
+     "line 2: grid: '1x1x65536': dimension '65536' is above the maximum, 65535"},
+    {"bad-grid-0", "kernel,block,dyn_smem,grid\nk,64,0,0\n", OCC_ERR_BAD_FORMAT, 2,
+     "line 2: grid: '0' is below the minimum, 1"},
+    {"bad-grid-4-dims", "kernel,block,dyn_smem,grid\nk,64,0,2x2x2x2\n", OCC_ERR_BAD_FORMAT, 2,
+     "line 2: grid: '2x2x2x2' is not a grid such as 1056, 132x8 or 66x4x4"},
+    /* a row of more fields than the header: a value would be dropped */
+    {"bad-row-extra-field", "kernel,block,dyn_smem\nk,64,0\nk,64,0,2\n", OCC_ERR_BAD_FORMAT, 3,
+     "line 3: row: 4 fields, but the header has 3 columns: field 4, '2', is in none (quote a "
+     "kernel name that holds a comma)"},
+    {"bad-row-unquoted-comma",
+     "kernel,block,dyn_smem,cluster,grid,weight,carveout\n"
+     "add(float*, int),64,0,,,,\n",
+     OCC_ERR_BAD_FORMAT, 2,
+     "line 2: row: 8 fields, but the header has 7 columns: field 8, '', is in none"},
+    {"bad-row-20-fields",
+     "kernel,block,dyn_smem\nk,64,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n",
+     OCC_ERR_BAD_FORMAT, 2,
+     "line 2: row: 20 fields, but the header has 3 columns: field 4, '1', is in none"},
+    /* a header of more columns than are stored: refused at its first
+       unknown or repeated column, which comes within the first 8 */
+    {"bad-header-17-columns",
+     "kernel,block,dyn_smem,cluster,grid,weight,carveout,"
+     "c8,c9,c10,c11,c12,c13,c14,c15,c16,c17\n",
+     OCC_ERR_BAD_FORMAT, 1, "line 1: c8: not a column"},
+    {"bad-header-17-repeated",
+     "kernel,block,dyn_smem,cluster,grid,weight,carveout,"
+     "block,block,block,block,block,block,block,block,block,kernel\n",
+     OCC_ERR_BAD_FORMAT, 1, "line 1: block: appears twice"},
+    {"bad-header-empty-column", "kernel,block,dyn_smem,\nk,64,0,\n", OCC_ERR_BAD_FORMAT, 1,
+     "line 1: header: column 4 has no name (the columns are kernel, block, dyn_smem, cluster, "
+     "grid, weight, carveout)"},
     {"bad-line-after-quoted-newline", "kernel,block,dyn_smem\n\"a\nb\",64,0\nk,0,0\n",
      OCC_ERR_BAD_FORMAT, 4, "line 4: block: '0' is below the minimum, 1"},
 };
@@ -326,6 +399,60 @@ static void profile_test(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* launches-pipe                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* A pipe holding text, by path: "/dev/fd/N" (as the shell's <(...) gives,
+   and /dev/stdin is for a pipe on stdin). *fd is its read end, to close. */
+static const char *pipe_path(const char *text, int *fd)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    /* small enough for the pipe's buffer: written before anything reads */
+    assert_int_equal(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+    close(fds[1]);
+    *fd = fds[0];
+    static char path[32];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    return path;
+}
+
+static void pipe_test(void **state)
+{
+    (void)state;
+    int fd;
+    const char *path = pipe_path(good_table, &fd);
+    occ_profile_launches *set = read_ok(path);
+    check_good_table(occ_profile_launches_list(set), path);
+    occ_profile_launches_free(set);
+    close(fd);
+    /* a profile cannot be looked at and then read again from a pipe: said so,
+       not read from what the look left ("not a PyTorch profiler trace") */
+    path = pipe_path(kineto_trace, &fd);
+    occ_profile_error err;
+    assert_int_equal(occ_profile_launches_read(path, &set, &err), OCC_ERR_IO);
+    assert_null(set);
+    char want[600];
+    snprintf(want, sizeof want,
+             "%s: not a launch table (its first line does not start with the column kernel), "
+             "and a profile is read from a file, not a pipe: write it to a file and give that",
+             path);
+    assert_string_equal(err.message, want);
+    close(fd);
+    /* the same profile from a file, by a /dev/fd path too, reads */
+    const char *file = write_text("trace.json", kineto_trace);
+    fd = open(file, O_RDONLY);
+    assert_true(fd >= 0);
+    char by_fd[32];
+    snprintf(by_fd, sizeof by_fd, "/dev/fd/%d", fd);
+    set = read_ok(by_fd);
+    assert_string_equal(occ_profile_launches_list(set)->kind, "profile");
+    assert_int_equal(occ_profile_launches_list(set)->count, 2);
+    occ_profile_launches_free(set);
+    close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
 /* launches-apply                                                           */
 /* ------------------------------------------------------------------------ */
 
@@ -372,6 +499,84 @@ static void apply_test(void **state)
         }
     }
     assert_true(seen_16x16);
+    occ_profile_launches_free(set);
+    occ_inspect_result_free(r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* launches-names                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Two overloads: scale(float*, int) and scale(float const*, int). */
+static const char two_kernel_log[] =
+    "ptxas info    : Compiling entry function '_Z5scalePfi' for 'sm_90'\n"
+    "ptxas info    : Function properties for _Z5scalePfi\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 16 registers, used 0 barriers, 368 bytes cmem[0]\n"
+    "ptxas info    : Compiling entry function '_Z5scalePKfi' for 'sm_90'\n"
+    "ptxas info    : Function properties for _Z5scalePKfi\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 24 registers, used 0 barriers, 368 bytes cmem[0]\n";
+
+enum { HIT_SCALE = 1, HIT_SCALE_CONST = 2 }; /* which kernels a launch matched */
+
+static const struct {
+    const char *id;
+    const char *cell; /* the kernel column, as CSV */
+    unsigned want;
+} name_cases[] = {
+    /* a name that names a kernel matches it alone, its '*' no glob */
+    {"name-star", "\"scale(float*, int)\"", HIT_SCALE},
+    {"name-star-unspaced", "\"scale(float*,int)\"", HIT_SCALE},
+    {"name-star-respaced", "\"scale(float const *, int)\"", HIT_SCALE_CONST},
+    {"name-mangled", "_Z5scalePfi", HIT_SCALE},
+    {"name-mangled-const", "_Z5scalePKfi", HIT_SCALE_CONST},
+    /* a name that names none is a glob where it has glob characters */
+    {"glob-both", "*scale*", HIT_SCALE | HIT_SCALE_CONST},
+    {"glob-overloads", "scale(*)", HIT_SCALE | HIT_SCALE_CONST},
+    {"glob-spaced", "\"scale(float const*,*\"", HIT_SCALE_CONST},
+    {"glob-mangled", "_Z5scaleP?fi", HIT_SCALE_CONST},
+    {"glob-none", "\"scale(double*, int)\"", 0},
+    {"name-none", "scale", 0},
+};
+
+static void names_test(void **state)
+{
+    (void)state;
+    occ_inspect_input in = {"k.log", two_kernel_log, sizeof two_kernel_log - 1};
+    occ_inspect_options opts;
+    occ_inspect_options_init(&opts);
+    occ_inspect_error ierr;
+    size_t n = sizeof name_cases / sizeof name_cases[0];
+    char text[2048] = "kernel,block,dyn_smem\n";
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(text);
+        snprintf(text + len, sizeof text - len, "%s,64,0\n", name_cases[i].cell);
+    }
+    const char *path = write_text("names.csv", text);
+    occ_profile_launches *set = read_ok(path);
+    occ_inspect_launch_list *l = occ_profile_launches_list(set);
+    assert_int_equal(l->count, n);
+    occ_inspect_result *r;
+    assert_int_equal(occ_inspect_read(&in, 1, &opts, &r, &ierr), OCC_OK);
+    assert_int_equal(
+        occ_inspect_apply_launches(r, &opts, l->launches, l->count, l->matched, &l->match, &ierr),
+        OCC_OK);
+    unsigned got[sizeof name_cases / sizeof name_cases[0]] = {0};
+    for (size_t i = 0; i < occ_inspect_kernel_count(r); i++) {
+        const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
+        if (k->launch_source == OCC_INSPECT_LAUNCH_TABLE) {
+            assert_true(k->launch_index >= 0 && (size_t)k->launch_index < n);
+            got[k->launch_index] |=
+                strcmp(k->mangled, "_Z5scalePfi") == 0 ? HIT_SCALE : HIT_SCALE_CONST;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (got[i] != name_cases[i].want || l->matched[i] != (name_cases[i].want != 0)) {
+            fail_msg("%s: %s matched %u (matched %d), want %u", name_cases[i].id,
+                     name_cases[i].cell, got[i], l->matched[i], name_cases[i].want);
+        }
+    }
     occ_profile_launches_free(set);
     occ_inspect_result_free(r);
 }
@@ -441,7 +646,8 @@ static int teardown(void **state)
     (void)state;
     static const char *const names[] = {"good.csv",  "good.csv.gz", "order.csv",  "empty.csv",
                                         "bad.csv",   "nul.csv",     "trace.json", "neither.csv",
-                                        "apply.csv", "many.csv",    "long.csv"};
+                                        "apply.csv", "many.csv",    "long.csv",   "grid.csv",
+                                        "names.csv"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         unlink(temp_path(names[i]));
     }
@@ -451,9 +657,11 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(table_test),  cmocka_unit_test(bad_cell_test),
-        cmocka_unit_test(stream_test), cmocka_unit_test(profile_test),
-        cmocka_unit_test(apply_test),  cmocka_unit_test(limits_test),
+        cmocka_unit_test(table_test),    cmocka_unit_test(grid_test),
+        cmocka_unit_test(bad_cell_test), cmocka_unit_test(stream_test),
+        cmocka_unit_test(pipe_test),     cmocka_unit_test(profile_test),
+        cmocka_unit_test(apply_test),    cmocka_unit_test(names_test),
+        cmocka_unit_test(limits_test),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

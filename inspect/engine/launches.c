@@ -5,10 +5,16 @@
  * A profile names a kernel demangled by its own demangler (CUPTI's), which
  * spaces template arguments its own way ("foo<int, 4>" against libiberty's
  * "foo<int, 4>" or "foo<int,4>"), so names are compared with white space
- * ignored; a launch that carries the mangled name is matched by it. Both go
- * through hash tables, so a profile of 200,000 groups against 100,000
- * kernels costs one pass over each; a glob (a launch table's) is tried
- * against every kernel.
+ * ignored; a launch that carries the mangled name is matched by it, and a
+ * name that is a kernel's mangled name (a table's "_Z5scalePfi") by that.
+ * These go through hash tables, so a profile of 200,000 groups against
+ * 100,000 kernels costs one pass over each.
+ *
+ * A table's name with glob characters is a glob only where it names no
+ * kernel: nearly every demangled signature with a pointer holds a '*'
+ * ("scale(float*, int)"), and read as a glob it would match the name only
+ * as spaced, and other kernels besides ("scale(float2*, int)"). A glob is
+ * tried against every kernel, white space ignored as in names.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -235,36 +241,102 @@ static bool pairs_add(pairs *p, size_t row, size_t launch)
     return true;
 }
 
-/* The rows launch l matches, added to p. */
+/* The first row (+1) that launch l names, 0 if none; *next gets the chain
+   of rows with the same key. By the mangled name it carries, else its name
+   as a kernel's mangled name, else as a printed name, white space ignored.
+   Every row counts, launchable or not: a name that names a kernel of
+   another arch is still that kernel's, not a glob. */
+static size_t named_row(const occ_inspect_result *r, const occ_inspect_launch *l,
+                        const row_index *by_mangled, const row_index *by_printed,
+                        const size_t **next)
+{
+    size_t first = 0;
+    *next = by_mangled->next;
+    if (l->mangled != NULL && l->mangled[0] != '\0') {
+        first = index_find(by_mangled, r->rows, l->mangled, plain_hash(l->mangled), mangled_of,
+                           plain_equal);
+    }
+    if (first == 0) {
+        first =
+            index_find(by_mangled, r->rows, l->name, plain_hash(l->name), mangled_of, plain_equal);
+    }
+    if (first == 0) {
+        first = index_find(by_printed, r->rows, l->name, spaceless_hash(l->name), printed_of,
+                           spaceless_equal);
+        *next = by_printed->next;
+    }
+    return first;
+}
+
+/* Room for a copy of text without its white space. */
+typedef struct scratch {
+    char *text;
+    size_t cap;
+} scratch;
+
+/* text without white space: text itself where it has none, else a copy in
+   s; NULL when memory runs out. */
+static const char *spaceless(const char *text, scratch *s)
+{
+    if (strpbrk(text, " \t\n\r") == NULL) {
+        return text;
+    }
+    size_t len = strlen(text);
+    if (len + 1 > s->cap) {
+        char *grown = realloc(s->text, len + 1);
+        if (grown == NULL) {
+            return NULL;
+        }
+        s->text = grown;
+        s->cap = len + 1;
+    }
+    char *o = s->text;
+    for (; *text; text++) {
+        if (!is_space(*text)) {
+            *o++ = *text;
+        }
+    }
+    *o = '\0';
+    return s->text;
+}
+
+/* The launchable rows glob l matches (printed or mangled name, white space
+   ignored in both the glob and the name), added to p. */
+static bool match_glob(const occ_inspect_result *r, const occ_inspect_launch *l, size_t li,
+                       pairs *p, size_t *found)
+{
+    scratch glob_copy = {0}, name_copy = {0};
+    const char *glob = spaceless(l->name, &glob_copy);
+    bool ok = glob != NULL;
+    for (size_t i = 0; ok && i < r->row_count; i++) {
+        const occ_inspect_kernel *k = &r->rows[i].k;
+        if (!launchable(&r->rows[i])) {
+            continue;
+        }
+        const char *name = spaceless(k->name, &name_copy);
+        if (name == NULL) {
+            ok = false;
+        } else if (fnmatch(glob, name, 0) == 0 || fnmatch(glob, k->mangled, 0) == 0) {
+            ok = pairs_add(p, i, li);
+            (*found)++;
+        }
+    }
+    free(glob_copy.text);
+    free(name_copy.text);
+    return ok;
+}
+
+/* The rows launch l matches, added to p: those it names, or where it names
+   none and is a glob, those the glob matches. */
 static bool match_one(const occ_inspect_result *r, const occ_inspect_launch *l, size_t li,
                       const row_index *by_mangled, const row_index *by_printed, pairs *p,
                       size_t *found)
 {
     *found = 0;
-    size_t first = 0;
-    if (l->glob) {
-        for (size_t i = 0; i < r->row_count; i++) {
-            const occ_inspect_kernel *k = &r->rows[i].k;
-            if (launchable(&r->rows[i]) &&
-                (fnmatch(l->name, k->name, 0) == 0 || fnmatch(l->name, k->mangled, 0) == 0)) {
-                if (!pairs_add(p, i, li)) {
-                    return false;
-                }
-                (*found)++;
-            }
-        }
-        return true;
-    }
-    const size_t *next = NULL;
-    if (l->mangled != NULL && l->mangled[0] != '\0') {
-        first = index_find(by_mangled, r->rows, l->mangled, plain_hash(l->mangled), mangled_of,
-                           plain_equal);
-        next = by_mangled->next;
-    }
-    if (first == 0) {
-        first = index_find(by_printed, r->rows, l->name, spaceless_hash(l->name), printed_of,
-                           spaceless_equal);
-        next = by_printed->next;
+    const size_t *next;
+    size_t first = named_row(r, l, by_mangled, by_printed, &next);
+    if (first == 0 && l->glob) {
+        return match_glob(r, l, li, p, found);
     }
     for (size_t at = first; at != 0; at = next[at - 1]) {
         if (launchable(&r->rows[at - 1])) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "launch_table.h"
 #include "prof_engine.h"
@@ -98,6 +99,16 @@ static occ_status done(occ_profile_launches *set, occ_status st, occ_profile_lau
     return st;
 }
 
+/* A pipe, socket or character device (/dev/stdin from a pipe, <(...)):
+   what is read of it is gone, so it cannot be looked at and then read
+   again. A regular file, or /dev/stdin redirected from one, opens afresh. */
+static bool is_read_once(FILE *f)
+{
+    struct stat st;
+    return fstat(fileno(f), &st) == 0 &&
+           (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
 occ_status occ_profile_launches_read(const char *path, occ_profile_launches **out,
                                      occ_profile_error *err)
 {
@@ -113,13 +124,22 @@ occ_status occ_profile_launches_read(const char *path, occ_profile_launches **ou
         return st;
     }
     bool is_table = false;
+    bool read_once = false;
     /* a file that cannot be opened is the profile reader's to name */
     FILE *f = fopen(path, "rb");
     if (f != NULL) {
+        read_once = is_read_once(f);
         st = prof_read_launch_table(f, set->path, &is_table, &set->rows, err);
         fclose(f);
     }
-    if (st == OCC_OK && !is_table) {
+    if (st == OCC_OK && !is_table && read_once) {
+        /* the profile reader opens the path again, and would find what the
+           check for a table left of the pipe: nothing, or a cut profile */
+        st = prof_error(err, OCC_ERR_IO, set->path, 0, -1,
+                        "not a launch table (its first line does not start with the column "
+                        "kernel), and a profile is read from a file, not a pipe: write it to a "
+                        "file and give that");
+    } else if (st == OCC_OK && !is_table) {
         st = from_profile(set, err);
     }
     return done(set, st, out, err);

@@ -19,7 +19,9 @@
 #include "prof_formats.h"
 
 /* The most fields a record of the table stores: its 7 columns and room for
-   the header to name a wrong one. */
+   the header to name a wrong one. A header of more columns is refused all
+   the same: among its first 8 one is unknown or repeated (the assertion
+   below), and a row of more fields than its header is refused. */
 #define TABLE_MAX_FIELDS 16
 /* Sizes stop here: every size libocc takes is an int. */
 #define SIZE_MAX_BYTES 2147483647LL
@@ -42,6 +44,16 @@ enum {
 };
 static const char *const column_names[COL_COUNT] = {"kernel", "block",  "dyn_smem", "cluster",
                                                     "grid",   "weight", "carveout"};
+_Static_assert(TABLE_MAX_FIELDS > COL_COUNT,
+               "a header's stored fields must reach an unknown or repeated column");
+
+/* A grid's most blocks in x, and in y and z (CUDA C++ Programming Guide,
+   "Technical Specifications per Compute Capability": maximum x-dimension of
+   a grid of thread blocks 2^31-1, y- or z-dimension 65535, for every
+   compute capability since 3.0). Their product fits a long long. */
+#define GRID_X_MAX 2147483647LL
+#define GRID_YZ_MAX 65535LL
+_Static_assert(GRID_X_MAX <= LLONG_MAX / GRID_YZ_MAX / GRID_YZ_MAX, "grid_blocks overflows");
 
 /* A whole decimal number in [lo, hi]; false with why. */
 static bool parse_int(const char *text, long long lo, long long hi, long long *out, char *why)
@@ -145,13 +157,28 @@ static bool parse_size(const char *text, long long *out, char *why)
     return true;
 }
 
-/* "256", "16x16" or "8x8x4", each dimension 1..1024 (no CUDA GPU takes more
+/* What a shape of up to three dimensions is: its words and each dimension's
+   maximum (the minimum is 1). */
+typedef struct shape_kind {
+    const char *example; /* "a block size such as 256, 16x16 or 8x8x4" */
+    long long max[3];
+} shape_kind;
+
+/* Blocks and clusters: each dimension 1..1024 (no CUDA GPU takes more
    threads in any dimension: a block's x and y are at most 1024, z at most
-   64; the product is checked against the GPU's per-block limit later); the
-   missing ones 1. False with why. */
-static bool parse_dims(const char *text, int dims[3], char *why)
+   64; the product, and a cluster's size, are checked against the GPU's
+   limits later). */
+static const shape_kind block_shape = {"a block size such as 256, 16x16 or 8x8x4",
+                                       {1024, 1024, 1024}};
+/* Grids: x up to 2^31-1, y and z up to 65535 (GRID_X_MAX). */
+static const shape_kind grid_shape = {"a grid such as 1056, 132x8 or 66x4x4",
+                                      {GRID_X_MAX, GRID_YZ_MAX, GRID_YZ_MAX}};
+
+/* "X", "XxY" or "XxYxZ", each dimension 1..kind's maximum, the missing ones
+   1. False with why. */
+static bool parse_shape(const char *text, const shape_kind *kind, long long dims[3], char *why)
 {
-    int parsed[3] = {1, 1, 1};
+    long long parsed[3] = {1, 1, 1};
     int n = 0;
     const char *p = text;
     for (;;) {
@@ -159,14 +186,13 @@ static bool parse_dims(const char *text, int dims[3], char *why)
         char part[24];
         long long v;
         if (n == 3 || len == 0 || len >= sizeof part) {
-            snprintf(why, WHY_BYTES, "'%.*s' is not a block size such as 256, 16x16 or 8x8x4",
-                     SHOWN(text));
+            snprintf(why, WHY_BYTES, "'%.*s' is not %s", SHOWN(text), kind->example);
             return false;
         }
         memcpy(part, p, len);
         part[len] = '\0';
         char part_why[WHY_BYTES];
-        if (!parse_int(part, 1, 1024, &v, part_why)) {
+        if (!parse_int(part, 1, kind->max[n], &v, part_why)) {
             if (p == text && p[len] == '\0') {
                 /* one number: its own message says it all */
                 snprintf(why, WHY_BYTES, "%s", part_why);
@@ -176,13 +202,26 @@ static bool parse_dims(const char *text, int dims[3], char *why)
             }
             return false;
         }
-        parsed[n++] = (int)v;
+        parsed[n++] = v;
         if (p[len] == '\0') {
             break;
         }
         p += len + 1;
     }
     memcpy(dims, parsed, sizeof parsed);
+    return true;
+}
+
+/* A block or cluster shape into ints. */
+static bool parse_dims(const char *text, int dims[3], char *why)
+{
+    long long parsed[3];
+    if (!parse_shape(text, &block_shape, parsed, why)) {
+        return false;
+    }
+    for (int d = 0; d < 3; d++) {
+        dims[d] = (int)parsed[d];
+    }
     return true;
 }
 
@@ -254,11 +293,11 @@ static occ_status table_row(csv_reader *r, const int *column_of, const char *nam
         return cell_fail(err, name, r->line, "cluster", why);
     }
     if (v[COL_GRID][0] != '\0') {
-        int grid[3];
-        if (!parse_dims(v[COL_GRID], grid, why)) {
+        long long grid[3];
+        if (!parse_shape(v[COL_GRID], &grid_shape, grid, why)) {
             return cell_fail(err, name, r->line, "grid", why);
         }
-        l->grid_blocks = (long long)grid[0] * grid[1] * grid[2];
+        l->grid_blocks = grid[0] * grid[1] * grid[2];
     }
     l->carveout_percent = OCC_CARVEOUT_DEFAULT;
     if (v[COL_CARVEOUT][0] != '\0') {
@@ -297,6 +336,14 @@ static occ_status table_header(csv_reader *r, const char *name, int *column_of,
     }
     for (int i = 0; i < r->field_count && i < r->max_fields; i++) {
         const char *field = csv_field(r, i);
+        if (field[0] == '\0') {
+            char why[WHY_BYTES];
+            snprintf(why, WHY_BYTES,
+                     "column %d has no name (the columns are kernel, block, dyn_smem, cluster, "
+                     "grid, weight, carveout)",
+                     i + 1);
+            return cell_fail(err, name, r->line, "header", why);
+        }
         int c = 0;
         while (c < COL_COUNT && strcmp(field, column_names[c]) != 0) {
             c++;
@@ -320,6 +367,21 @@ static occ_status table_header(csv_reader *r, const char *name, int *column_of,
     return OCC_OK;
 }
 
+/* A row of more fields than the header has columns: a kernel name with an
+   unquoted comma, or a cell meant for a column the header lacks. Either way
+   a value would be dropped, so the row is refused, naming the first. */
+static occ_status extra_fields(csv_reader *r, const char *name, int columns, occ_profile_error *err)
+{
+    /* columns <= COL_COUNT < TABLE_MAX_FIELDS: the first extra field is stored */
+    const char *extra = csv_field(r, columns);
+    char why[WHY_BYTES];
+    snprintf(why, WHY_BYTES,
+             "%d fields, but the header has %d columns: field %d, '%.*s', is in none (quote a "
+             "kernel name that holds a comma)",
+             r->field_count, columns, columns + 1, SHOWN(extra));
+    return cell_fail(err, name, r->line, "row", why);
+}
+
 /* The rows after the header r just read. */
 static occ_status table_rows(csv_reader *r, const char *name, prof_launch_rows *rows,
                              occ_profile_error *err)
@@ -329,6 +391,7 @@ static occ_status table_rows(csv_reader *r, const char *name, prof_launch_rows *
     if (st != OCC_OK) {
         return st;
     }
+    int columns = r->field_count;
     for (;;) {
         csv_status cs = csv_next(r);
         if (cs == CSV_END) {
@@ -340,6 +403,9 @@ static occ_status table_rows(csv_reader *r, const char *name, prof_launch_rows *
         if (cs != CSV_RECORD || r->unclosed_quote || r->text_after_quote || r->has_nul) {
             return cell_fail(err, name, r->line, "row",
                              "not a CSV record (too long, a NUL byte, or a quote left open)");
+        }
+        if (r->field_count > columns) {
+            return extra_fields(r, name, columns, err);
         }
         if (rows->count == OCC_PROFILE_LAUNCH_TABLE_MAX_ROWS) {
             return prof_error(err, OCC_ERR_LIMIT, name, 0, r->line,
