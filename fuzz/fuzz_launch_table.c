@@ -54,8 +54,8 @@ static void check_list(const occ_inspect_launch_list *l, const char *path)
             g->glob != (strpbrk(g->name, "*?[") != NULL) || !dims_ok(g->block, 1) ||
             !(cluster_none || dims_ok(g->cluster, 1)) || g->dyn_smem_bytes < 0 ||
             g->smem_total_bytes != OCC_INSPECT_UNKNOWN || g->grid_blocks < 0 ||
-            g->grid_blocks > 1024LL * 1024 * 1024 || !isfinite(g->weight) || g->weight < 0 ||
-            g->source != OCC_INSPECT_LAUNCH_TABLE ||
+            g->grid_blocks > 2147483647LL * 65535 * 65535 || !isfinite(g->weight) ||
+            g->weight < 0 || g->source != OCC_INSPECT_LAUNCH_TABLE ||
             (g->carveout_percent != OCC_CARVEOUT_DEFAULT &&
              (g->carveout_percent < 0 || g->carveout_percent > 100))) {
             fuzz_profile_fail("a launch the table format does not allow", g->name);
