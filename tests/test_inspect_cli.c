@@ -820,6 +820,13 @@ static void launches_pipe_test(void **state)
                        "file, not a pipe: write it to a file and give that\n") != 0) {
         fail_msg("exit %d, stderr: %s", r->code, r->err);
     }
+    /* '-' is the command's stdin: a table reads from it, beside an input file */
+    assert_int_equal(OCC(table, "inspect", "--gpu", "H200", "--launches", "-", input), EXIT_OK);
+    assert_non_null(strstr(last.out, "[table, block 16x16x1]"));
+    assert_non_null(strstr(last.out, "Launches from <stdin> (table): 1 configuration"));
+    /* and it is stdin once only */
+    assert_int_equal(OCC(table, "inspect", "--gpu", "H200", "--launches", "-", "-"), EXIT_USAGE);
+    assert_non_null(strstr(last.err, "stdin ('-') is named more than once"));
     unlink(input);
     free(r);
 }

@@ -192,11 +192,12 @@ static bool check_args(const diff_args *a, cli_error *err)
     }
     int stdin_uses = (strcmp(a->files[0], "-") == 0) + (strcmp(a->files[1], "-") == 0) +
                      (a->gpu_file != NULL && strcmp(a->gpu_file, "-") == 0) +
-                     (a->allow_path != NULL && strcmp(a->allow_path, "-") == 0);
+                     (a->allow_path != NULL && strcmp(a->allow_path, "-") == 0) +
+                     (a->launches != NULL && strcmp(a->launches, "-") == 0);
     if (stdin_uses > 1) {
         return cli_error_set(err, EXIT_USAGE,
-                             "stdin ('-') is named more than once (as OLD, NEW, --gpu-file or "
-                             "--allow)");
+                             "stdin ('-') is named more than once (as OLD, NEW, --gpu-file, "
+                             "--allow or --launches)");
     }
     if (!inspect_check_filter(a->filter, err)) {
         return false;
@@ -279,7 +280,7 @@ static int run(diff_args *a, const cli_io *io, const occ_inspect_input inputs[2]
        before any binary is read */
     inspect_launch_set launch_set;
     memset(&launch_set, 0, sizeof launch_set);
-    if (a->launches != NULL && !inspect_launches_load(a->launches, &launch_set, &err)) {
+    if (a->launches != NULL && !inspect_launches_load(a->launches, io->in, &launch_set, &err)) {
         return trouble(io, &err);
     }
     occ_diff_sides sides;

@@ -232,9 +232,11 @@ static bool check_args(const inspect_args *a, const cli_io *io, cli_error *err)
     if (a->file_count == 0) {
         stdin_uses++;
     }
+    stdin_uses += a->launches != NULL && strcmp(a->launches, "-") == 0;
     if (stdin_uses > 1) {
         return cli_error_set(err, EXIT_USAGE,
-                             "stdin ('-') is named more than once (as an input or --gpu-file)");
+                             "stdin ('-') is named more than once (as an input, --gpu-file or "
+                             "--launches)");
     }
     return true;
 }
@@ -284,7 +286,7 @@ static int run(inspect_args *a, const occ_inspect_input *inputs, const cli_io *i
     inspect_launch_set launch_set;
     if (a->launches != NULL) {
         cli_error lerr;
-        if (!inspect_launches_load(a->launches, &launch_set, &lerr)) {
+        if (!inspect_launches_load(a->launches, io->in, &launch_set, &lerr)) {
             occ_inspect_result_free(r);
             return cli_report(io, "inspect", &lerr);
         }

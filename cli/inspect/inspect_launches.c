@@ -10,11 +10,15 @@
 #include "inspect_launches.h"
 #include "output.h"
 
-bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error *err)
+bool inspect_launches_load(const char *path, FILE *in, inspect_launch_set *out, cli_error *err)
 {
     memset(out, 0, sizeof *out);
     occ_profile_error perr;
-    if (occ_profile_launches_read(path, &out->owner, &perr) != OCC_OK) {
+    /* '-': the command's stdin, where a launch table (a profile needs a file) */
+    occ_status status = strcmp(path, "-") == 0
+                            ? occ_profile_launches_read_stream(in, "<stdin>", &out->owner, &perr)
+                            : occ_profile_launches_read(path, &out->owner, &perr);
+    if (status != OCC_OK) {
         return cli_error_set(err, EXIT_DATA, "--launches: %s", perr.message);
     }
     out->list = occ_profile_launches_list(out->owner);

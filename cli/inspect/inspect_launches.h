@@ -24,8 +24,9 @@ typedef struct inspect_launch_set {
 /* Reads FILE: a launch table (CSV whose header starts "kernel": columns
    kernel, block, dyn_smem and the optional cluster, grid, weight and
    carveout; docs/diff.md), or a profile (PyTorch profiler JSON, Nsight
-   Systems SQLite or CSV). False with the library's line (EXIT_DATA). */
-bool inspect_launches_load(const char *path, inspect_launch_set *out, cli_error *err);
+   Systems SQLite or CSV); '-' reads a launch table from `in`. False with the
+   library's line (EXIT_DATA). */
+bool inspect_launches_load(const char *path, FILE *in, inspect_launch_set *out, cli_error *err);
 
 /* occ_inspect_apply_launches on r. */
 bool inspect_launches_apply(inspect_launch_set *set, occ_inspect_result *r,
