@@ -457,6 +457,46 @@ occ_status occ_inspect_launch_match_json(const occ_inspect_launch_list *l, char 
    cannot reach the C library's own). */
 void occ_inspect_text_free(char *text);
 
+/* ---- documents ------------------------------------------------------------
+ * A baseline (schema occ.baseline, docs/json.md) holds every function's
+ * resources and no occupancy: occ_inspect_read reads it back as an input
+ * (OCC_INSPECT_FORMAT_BASELINE), computing the occupancy afresh on whatever
+ * GPU it is asked for, so a build can be compared with one saved earlier
+ * (occ diff). The occ.inspect document is what `occ inspect --json` writes
+ * (docs/inspect.md). */
+
+/*
+ * Writes r's functions as a baseline to `path`, through a temporary file
+ * beside it that is renamed into place: a reader never sees half a
+ * baseline. r is sorted by name first (occ_inspect_sort), so that baselines
+ * of similar builds differ line by line where the builds do. `options` and
+ * `filter` (the regular expression given to occ_inspect_filter, or NULL)
+ * are those r was read with: the baseline records them, so that a new build
+ * can be read alike. Call before occ_inspect_apply_launches, which makes a
+ * kernel several rows (OCC_ERR_INVALID_ARGUMENT after it). OCC_ERR_IO: the
+ * file cannot be created or written ("PATH: cannot create: REASON").
+ */
+occ_status occ_inspect_baseline_save(occ_inspect_result *r, const occ_inspect_options *options,
+                                     const char *filter, const char *path, occ_inspect_error *err);
+
+/* The same document written to out (OCC_ERR_IO when it cannot be).
+   Declared where <stdio.h> was included first. */
+#ifdef EOF
+occ_status occ_inspect_baseline_write(occ_inspect_result *r, const occ_inspect_options *options,
+                                      const char *filter, FILE *out, occ_inspect_error *err);
+#endif
+
+/* The occ.inspect document of r, in r's order, written to out: the GPU,
+   block size and dynamic shared memory of `options` (what r was read
+   with; options->jobs threads format the rows) and the launch_match of
+   `launches` (NULL: none applied). OCC_ERR_IO when it cannot be written.
+   Declared where <stdio.h> was included first. */
+#ifdef EOF
+occ_status occ_inspect_json_write(const occ_inspect_result *r, const occ_inspect_options *options,
+                                  const occ_inspect_launch_list *launches, FILE *out,
+                                  occ_inspect_error *err);
+#endif
+
 /* Seconds each step of the last occ_inspect_read took (for profiling). */
 typedef struct occ_inspect_timing {
     double split_seconds;        /* mapping files, walking container and entry headers */

@@ -310,10 +310,10 @@ typedef void (*insp_member_fn)(void *context, const char *name, size_t name_len,
 bool insp_archive_members(const uint8_t *data, size_t size, insp_member_fn found, void *context,
                           insp_error *err);
 
-/* --- baseline (baseline.c) --------------------------------------------- */
+/* --- baseline (baseline.c; baseline_write.c writes them) ---------------- */
 
-/* Baseline documents (schema occ.baseline) this reader understands: version
-   1 and older. */
+/* The baseline document version (schema occ.baseline): the one
+   baseline_write.c writes, and the newest this reader understands. */
 #define INSP_BASELINE_VERSION 1
 
 /*
