@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs the setmaxnreg reproducers on the GPU present (tests/gpu/setmaxnreg_probe.cu):
 # the kernels occ finds fit must finish, the over-subscribed ones must not.
-# Usage: tests/gpu/setmaxnreg_run.sh OUTDIR [ARCH]   (ARCH: sm_90a on Hopper)
+# Usage: tests/gpu/setmaxnreg_run.sh OUTDIR [ARCH]   (ARCH: the GPU's own, sm_90a on Hopper)
 # Each kernel runs in its own process; one that has not finished after 10 s
 # is left to its process's exit. Exits 77 without nvcc or a GPU, 1 when a
 # kernel does other than occ's fits says (tests/test_setmaxnreg.c's cases).
 set -uo pipefail
 out=${1:?usage: setmaxnreg_run.sh OUTDIR [ARCH]}
-arch=${2:-sm_90a}
+arch=${2:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin:/usr/local/cuda/bin
 if ! command -v nvcc >/dev/null 2>&1; then
@@ -17,6 +17,17 @@ fi
 if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "SKIPPED: no GPU"
     exit 77
+fi
+if [ -z "$arch" ]; then
+    # setmaxnreg needs an arch-specific target: sm_90a, sm_100a, sm_103a, sm_110a, sm_12Xa
+    cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+    case $cc in
+    90 | 100 | 103 | 110 | 120 | 121) arch=sm_${cc}a ;;
+    *)
+        echo "SKIPPED: the GPU's compute capability ($cc) has no setmaxnreg"
+        exit 77
+        ;;
+    esac
 fi
 mkdir -p "$out"
 work=$(mktemp -d)
