@@ -19,7 +19,7 @@ seconds=${2:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 status=0
 
-for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline ncu \
+for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline regs_ptx ncu \
         kineto nsys_csv nsys_sqlite cupti launch_table; do
     binary="$build/fuzz_$target"
     if [ ! -x "$binary" ]; then

@@ -176,7 +176,7 @@ static void min_blocks_rewrite_test(void **state)
     char *twice =
         regs_ptx_with_min_blocks(ours, out_size, &again, selected, threads, 2, &twice_size);
     directives_of(twice, twice_size, "hungry", got, sizeof got);
-    assert_string_equal(got, ")\n.maxntid 256, 1, 1\n\n.minnctapersm 2\n");
+    assert_string_equal(got, ")\n.maxntid 256, 1, 1\n.minnctapersm 2\n");
     regs_ptx_module_free(&again);
     regs_ptx_module_free(&m);
     free(twice);

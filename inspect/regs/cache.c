@@ -105,6 +105,48 @@ static char *entry_path(const char *dir, const char key[65], const char *suffix)
     return path;
 }
 
+bool regs_cache_entry_parse(char *text, size_t size, const char key[65], bool want_cubin,
+                            regs_cache_entry *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *nl = memchr(text, '\n', size);
+    size_t header = nl != NULL ? (size_t)(nl + 1 - text) : 0;
+    if (nl == NULL || header >= 200) {
+        return false;
+    }
+    /* the header alone, NUL-terminated, for sscanf */
+    char line[200];
+    memcpy(line, text, header - 1);
+    line[header - 1] = '\0';
+    char read_key[65];
+    int version = 0, code = 0;
+    unsigned long long log_bytes = 0, cubin_bytes = 0;
+    int used = 0;
+    bool ok = sscanf(line, "occ-regs-cache %d %64s %d %llu %llu%n", &version, read_key, &code,
+                     &log_bytes, &cubin_bytes, &used) == 5 &&
+              (size_t)used == header - 1 && version == CACHE_FORMAT_VERSION &&
+              strlen(read_key) == 64 && memcmp(read_key, key, 64) == 0 && code >= 0 &&
+              code <= 255 && log_bytes <= size - header &&
+              cubin_bytes == size - header - log_bytes && (!want_cubin || cubin_bytes > 0);
+    if (!ok) {
+        return false;
+    }
+    if (cubin_bytes > 0) {
+        out->cubin = malloc((size_t)cubin_bytes);
+        if (out->cubin == NULL) {
+            return false;
+        }
+        memcpy(out->cubin, text + header + log_bytes, (size_t)cubin_bytes);
+        out->cubin_size = (size_t)cubin_bytes;
+    }
+    memmove(text, text + header, (size_t)log_bytes);
+    text[log_bytes] = '\0';
+    out->log = text;
+    out->log_size = (size_t)log_bytes;
+    out->exit_status = code;
+    return true;
+}
+
 bool regs_cache_get(const char *dir, const char key[65], bool want_cubin, regs_cache_entry *out)
 {
     memset(out, 0, sizeof *out);
@@ -120,37 +162,10 @@ bool regs_cache_get(const char *dir, const char key[65], bool want_cubin, regs_c
     if (status != OCC_OK) {
         return false;
     }
-    const char *nl = memchr(text, '\n', size);
-    char read_key[65];
-    int version = 0, code = 0;
-    unsigned long long log_bytes = 0, cubin_bytes = 0;
-    int used = 0;
-    size_t header = nl != NULL ? (size_t)(nl + 1 - text) : 0;
-    bool ok = nl != NULL && header < 200 &&
-              sscanf(text, "occ-regs-cache %d %64s %d %llu %llu%n", &version, read_key, &code,
-                     &log_bytes, &cubin_bytes, &used) == 5 &&
-              text + used == nl && version == CACHE_FORMAT_VERSION &&
-              memcmp(read_key, key, 65) == 0 && code >= 0 && code <= 255 &&
-              log_bytes <= size - header && cubin_bytes == size - header - log_bytes &&
-              (!want_cubin || cubin_bytes > 0);
-    if (!ok) {
+    if (!regs_cache_entry_parse(text, size, key, want_cubin, out)) {
         free(text);
         return false;
     }
-    if (cubin_bytes > 0) {
-        out->cubin = malloc((size_t)cubin_bytes);
-        if (out->cubin == NULL) {
-            free(text);
-            return false;
-        }
-        memcpy(out->cubin, text + header + log_bytes, (size_t)cubin_bytes);
-        out->cubin_size = (size_t)cubin_bytes;
-    }
-    memmove(text, text + header, (size_t)log_bytes);
-    text[log_bytes] = '\0';
-    out->log = text;
-    out->log_size = (size_t)log_bytes;
-    out->exit_status = code;
     return true;
 }
 

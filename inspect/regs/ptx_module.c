@@ -404,21 +404,35 @@ char *regs_ptx_with_min_blocks(const char *text, size_t size, const ptx_module *
         if (!selected[i]) {
             continue;
         }
+        char directive[64];
+        int n;
         if (e->minncta_len > 0) {
+            /* its own directive gets the new count where it stands: the text
+               around it reads as before */
             put(&b, text + at, e->minncta_at - at);
+            n = snprintf(directive, sizeof directive, ".minnctapersm %d", min_blocks);
+            put(&b, directive, (size_t)n);
             at = e->minncta_at + e->minncta_len;
+        }
+        bool add_maxntid = e->maxntid[0] == 0 && e->reqntid[0] == 0;
+        if (!add_maxntid && e->minncta_len > 0) {
+            continue;
         }
         put(&b, text + at, e->body_at - at);
         at = e->body_at;
-        char directives[96];
-        int n;
-        if (e->maxntid[0] == 0 && e->reqntid[0] == 0) {
-            n = snprintf(directives, sizeof directives, ".maxntid %d, 1, 1\n.minnctapersm %d\n",
-                         threads[i], min_blocks);
-        } else {
-            n = snprintf(directives, sizeof directives, ".minnctapersm %d\n", min_blocks);
+        /* on a line of their own: "z{" must not become "z.minnctapersm" */
+        char before = e->body_at > 0 ? text[e->body_at - 1] : '\n';
+        if (before != '\n' && before != ' ' && before != '\t' && before != '\r') {
+            put(&b, "\n", 1);
         }
-        put(&b, directives, (size_t)n);
+        if (add_maxntid) {
+            n = snprintf(directive, sizeof directive, ".maxntid %d, 1, 1\n", threads[i]);
+            put(&b, directive, (size_t)n);
+        }
+        if (e->minncta_len == 0) {
+            n = snprintf(directive, sizeof directive, ".minnctapersm %d\n", min_blocks);
+            put(&b, directive, (size_t)n);
+        }
     }
     put(&b, text + at, size - at);
     return finish(&b, out_size);

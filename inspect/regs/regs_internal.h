@@ -67,9 +67,10 @@ int regs_ptx_dims_product(const int dims[3]);
 
 /*
  * The module with __launch_bounds__(threads[i], min_blocks) on each entry i
- * where selected[i]: ".minnctapersm min_blocks" replaces the entry's own (or
- * is added), and ".maxntid threads[i], 1, 1" is added where the entry has
- * neither .maxntid nor .reqntid (ptxas ignores .minnctapersm without one).
+ * where selected[i]: the count of the entry's own .minnctapersm becomes
+ * min_blocks (or ".minnctapersm min_blocks" is added before its body), and
+ * ".maxntid threads[i], 1, 1" is added where the entry has neither .maxntid
+ * nor .reqntid (ptxas ignores .minnctapersm without one).
  * Returns malloc'd text (*out_size bytes, NUL-terminated) or NULL when out of
  * memory.
  */
@@ -150,6 +151,14 @@ typedef struct regs_cache_entry {
     char *cubin; /* NULL: not kept */
     size_t cubin_size;
 } regs_cache_entry;
+
+/* Reads an entry's text (size bytes, with a NUL after them, as
+   regs_read_file gives it) in place: on success out->log is `text` itself,
+   moved down over the header (the caller's to free), and out->cubin a copy.
+   False for an entry whose header, key or lengths do not hold, or that has
+   no cubin where want_cubin asks for one. */
+bool regs_cache_entry_parse(char *text, size_t size, const char key[65], bool want_cubin,
+                            regs_cache_entry *out);
 
 /* A missing, unreadable or damaged entry, or one without the cubin
    want_cubin asks for, is a miss. */
