@@ -70,6 +70,18 @@ static const hostile cases[] = {
     {"fatbin-entry-ratio.fatbin",
      OCC_ERR_LIMIT,
      {"8193 bytes decompressed from 16", "limit of 512 times", NULL}},
+    {"baseline-functions-twice.json",
+     OCC_ERR_BAD_FORMAT,
+     {"offset 52: baseline: \"functions\" appears twice in the document", NULL, NULL}},
+    {"baseline-version-twice.json",
+     OCC_ERR_BAD_FORMAT,
+     {"baseline: \"version\" appears twice in the document", NULL, NULL}},
+    {"baseline-regs-twice.json",
+     OCC_ERR_BAD_FORMAT,
+     {"baseline: \"regs\" appears twice in a function", NULL, NULL}},
+    {"baseline-not-utf8.json",
+     OCC_ERR_BAD_FORMAT,
+     {"byte 0xe9 in a string is not UTF-8", NULL, NULL}},
 };
 
 static const char *hostile_path(const char *file)

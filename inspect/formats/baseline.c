@@ -10,7 +10,9 @@
  * parts of whole objects; insp_baseline_parse reads the objects of one part,
  * so parts are read on several threads. Keys a reader does not know are
  * skipped (later versions may add some); a version above
- * INSP_BASELINE_VERSION is refused, since it may have changed a meaning.
+ * INSP_BASELINE_VERSION is refused, since it may have changed a meaning, and
+ * so is a key met twice in one object, at any depth. baseline_write.c
+ * writes what this reads.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -22,16 +24,119 @@
    baseline, and a bound keeps a hostile file from exhausting the stack. */
 #define MAX_DEPTH 32
 
+/*
+ * The keys of the objects being read, innermost last, so that a key met
+ * twice in one object is refused: RFC 8259 leaves what a duplicate means to
+ * the reader (jq keeps the last; this reader took a function's "regs" 32
+ * then 64 as 64, and "version" 2 then 1 as 1, past the version check), so a
+ * document that has one does not say what it holds.
+ */
+typedef struct key_span {
+    size_t from, len; /* in key_stack.text */
+} key_span;
+
+typedef struct key_stack {
+    key_span *keys;
+    size_t count, cap;
+    char *text; /* the keys' decoded bytes, back to back */
+    size_t text_bytes, text_cap;
+    uint8_t *scratch; /* where a key with escapes is decoded */
+    size_t scratch_cap;
+} key_stack;
+
 typedef struct cursor {
     const uint8_t *data;
     size_t size;
     size_t at;
     insp_error *err;
+    key_stack *keys; /* NULL: keys are not checked (the split passes over
+                        function objects, which insp_baseline_parse reads) */
 } cursor;
 
 static bool fail_at(cursor *c, size_t at, const char *what)
 {
     return insp_fail(c->err, at, "baseline: %s", what);
+}
+
+static void key_stack_free(key_stack *k)
+{
+    free(k->keys);
+    free(k->text);
+    free(k->scratch);
+}
+
+/* Forgets the keys from `mark` on: those of an object that has closed. */
+static void key_stack_pop(key_stack *k, size_t mark)
+{
+    if (mark < k->count) {
+        k->text_bytes = k->keys[mark].from;
+        k->count = mark;
+    }
+}
+
+/* A key for a message: printable ASCII as it is, other bytes as \xNN, at
+   most about 60 bytes, so that the line stays one line. */
+static const char *key_for_message(const char *key, size_t len, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 8 < cap; i++) {
+        unsigned char b = (unsigned char)key[i];
+        if (n > 60) {
+            n += (size_t)snprintf(buf + n, cap - n, "...");
+            break;
+        }
+        if (b >= 0x20 && b < 0x7f && b != '"' && b != '\\') {
+            buf[n++] = (char)b;
+        } else {
+            n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", b);
+        }
+    }
+    buf[n < cap ? n : cap - 1] = '\0';
+    return buf;
+}
+
+/* Refuses `key` where the object whose keys start at `mark` already has
+   it; else remembers it. `where` names the object in the message. */
+static bool key_once(cursor *c, size_t mark, const char *key, size_t len, size_t key_at,
+                     const char *where)
+{
+    key_stack *k = c->keys;
+    for (size_t i = mark; i < k->count; i++) {
+        /* an empty key has no text (k->text may still be NULL) */
+        if (k->keys[i].len == len &&
+            (len == 0 || memcmp(k->text + k->keys[i].from, key, len) == 0)) {
+            char shown[96];
+            return insp_fail(c->err, key_at, "baseline: \"%s\" appears twice in %s",
+                             key_for_message(key, len, shown, sizeof shown), where);
+        }
+    }
+    if (k->count == k->cap) {
+        size_t cap = k->cap > 0 ? k->cap * 2 : 16;
+        key_span *bigger = realloc(k->keys, cap * sizeof *bigger);
+        if (bigger == NULL) {
+            return insp_fail(c->err, key_at, "baseline: out of memory");
+        }
+        k->keys = bigger;
+        k->cap = cap;
+    }
+    if (len > k->text_cap - k->text_bytes) {
+        size_t cap = k->text_cap > 0 ? k->text_cap : 256;
+        while (cap - k->text_bytes < len) {
+            cap *= 2;
+        }
+        char *bigger = realloc(k->text, cap);
+        if (bigger == NULL) {
+            return insp_fail(c->err, key_at, "baseline: out of memory");
+        }
+        k->text = bigger;
+        k->text_cap = cap;
+    }
+    if (len > 0) {
+        memcpy(k->text + k->text_bytes, key, len);
+    }
+    k->keys[k->count++] = (key_span){k->text_bytes, len};
+    k->text_bytes += len;
+    return true;
 }
 
 static void skip_space(cursor *c)
@@ -166,6 +271,39 @@ static bool read_escape(cursor *c, uint8_t *out, size_t *len)
     return true;
 }
 
+/* Length of the valid UTF-8 sequence at p (RFC 3629: no overlong forms,
+   no surrogates, nothing above U+10FFFF), or 0 where there is none: the
+   strings json_stream writes keep exactly these as they are. */
+static size_t utf8_sequence(const uint8_t *p, size_t avail)
+{
+    uint8_t b = p[0];
+    size_t n;
+    uint8_t min_second = 0x80;
+    uint8_t max_second = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+        n = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        n = 3;
+        min_second = b == 0xE0 ? 0xA0 : 0x80;
+        max_second = b == 0xED ? 0x9F : 0xBF;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        n = 4;
+        min_second = b == 0xF0 ? 0x90 : 0x80;
+        max_second = b == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (avail < n || p[1] < min_second || p[1] > max_second) {
+        return 0;
+    }
+    for (size_t i = 2; i < n; i++) {
+        if (p[i] < 0x80 || p[i] > 0xBF) {
+            return 0;
+        }
+    }
+    return n;
+}
+
 /*
  * A string at c->at (its opening quote). Without escapes *text points into
  * the document; with them it is decoded into *buffer (grown as needed; free
@@ -194,6 +332,17 @@ static bool read_string(cursor *c, const char **text, size_t *len, uint8_t **buf
         if (b == '\\') {
             escaped = true;
             end += 2; /* the escape's first byte is never a quote that ends the string */
+            continue;
+        }
+        if (b >= 0x80) {
+            size_t n = utf8_sequence(c->data + end, c->size - end);
+            if (n == 0) {
+                return insp_fail(c->err, end,
+                                 "baseline: byte 0x%02x in a string is not UTF-8, which "
+                                 "RFC 8259 requires of JSON",
+                                 b);
+            }
+            end += n;
             continue;
         }
         end++;
@@ -328,9 +477,22 @@ static bool skip_value(cursor *c, int depth)
             c->at++;
             return true;
         }
+        size_t mark = c->keys != NULL ? c->keys->count : 0;
         for (;;) {
-            if (b == '{' && (!read_string(c, NULL, NULL, NULL, NULL) ||
-                             !expect(c, ':', "expected ':' after a key"))) {
+            if (b == '{' && c->keys == NULL && !read_string(c, NULL, NULL, NULL, NULL)) {
+                return false;
+            }
+            if (b == '{' && c->keys != NULL) {
+                const char *key;
+                size_t len;
+                skip_space(c);
+                size_t key_at = c->at;
+                if (!read_string(c, &key, &len, &c->keys->scratch, &c->keys->scratch_cap) ||
+                    !key_once(c, mark, key, len, key_at, "one object")) {
+                    return false;
+                }
+            }
+            if (b == '{' && !expect(c, ':', "expected ':' after a key")) {
                 return false;
             }
             if (!skip_value(c, depth + 1)) {
@@ -339,6 +501,9 @@ static bool skip_value(cursor *c, int depth)
             int next = peek(c);
             if (next == close) {
                 c->at++;
+                if (c->keys != NULL) {
+                    key_stack_pop(c->keys, mark);
+                }
                 return true;
             }
             if (!expect(c, ',',
@@ -381,7 +546,7 @@ typedef struct split_state {
 
 /* The "functions" array: each element checked as JSON, the parts reported
    at element boundaries. */
-static bool split_functions(cursor *c, const split_state *s)
+static bool split_elements(cursor *c, const split_state *s)
 {
     if (!expect(c, '[', "\"functions\" is not an array")) {
         return false;
@@ -416,6 +581,17 @@ static bool split_functions(cursor *c, const split_state *s)
             part_start = c->at; /* the next part starts at the next function */
         }
     }
+}
+
+/* The function objects' keys are checked where they are read
+   (insp_baseline_parse, on several threads), not twice. */
+static bool split_functions(cursor *c, const split_state *s)
+{
+    key_stack *keys = c->keys;
+    c->keys = NULL;
+    bool ok = split_elements(c, s);
+    c->keys = keys;
+    return ok;
 }
 
 /* Where the parts are reported once the frame has been checked. */
@@ -460,8 +636,10 @@ static bool split_frame(cursor *c, split_state *s, long long *version, bool *sch
         size_t key_len;
         uint8_t *buffer = NULL;
         size_t cap = 0;
+        skip_space(c);
         size_t key_at = c->at;
         bool ok = read_string(c, &key, &key_len, &buffer, &cap) &&
+                  key_once(c, 0, key, key_len, key_at, "the document") &&
                   expect(c, ':', "expected ':' after a key");
         if (ok && key_is(key, key_len, "schema")) {
             const char *value;
@@ -482,8 +660,7 @@ static bool split_frame(cursor *c, split_state *s, long long *version, bool *sch
                 ok = fail_at(c, key_at, "\"version\" is not a positive integer");
             }
         } else if (ok && key_is(key, key_len, "functions")) {
-            ok = !functions_seen ? split_functions(c, s)
-                                 : fail_at(c, key_at, "\"functions\" appears twice");
+            ok = split_functions(c, s); /* once: key_once refused a second */
             functions_seen = true;
         } else if (ok) {
             ok = skip_value(c, 1);
@@ -513,7 +690,9 @@ static bool split_frame(cursor *c, split_state *s, long long *version, bool *sch
 bool insp_baseline_split(const uint8_t *data, size_t size, size_t part_bytes, insp_region_fn found,
                          void *context, insp_error *err)
 {
-    cursor c = {data, size, 0, err};
+    key_stack keys;
+    memset(&keys, 0, sizeof keys);
+    cursor c = {data, size, 0, err, &keys};
     parts kept = {NULL, 0, 0, false};
     split_state s = {keep_part, &kept, part_bytes > 0 ? part_bytes : 1};
     long long version = 0;
@@ -540,6 +719,7 @@ bool insp_baseline_split(const uint8_t *data, size_t size, size_t part_bytes, in
         found(context, kept.items[i].offset, kept.items[i].size, INSP_REGION_FILE);
     }
     free(kept.items);
+    key_stack_free(&keys);
     return ok;
 }
 
@@ -626,15 +806,17 @@ static bool read_arch(cursor *c, const char *text, size_t len, size_t at, insp_f
     return true;
 }
 
-/* The keys every function must have, as bits. */
+/* The keys a function may have, as bits of function_reader.seen: those
+   every function must have first. */
 enum {
-    HAVE_MANGLED = 1 << 0,
-    HAVE_ARCH = 1 << 1,
-    HAVE_KIND = 1 << 2,
-    HAVE_REGS = 1 << 3,
-    HAVE_SMEM = 1 << 4,
-    HAVE_STACK = 1 << 5,
-    HAVE_ALL = (1 << 6) - 1
+    SEEN_MANGLED = 1u << 0,
+    SEEN_ARCH = 1u << 1,
+    SEEN_KIND = 1u << 2,
+    SEEN_FIRST_INT = 3,   /* ints[i] is bit SEEN_FIRST_INT + i: regs, smem_bytes,
+                             stack_bytes first */
+    SEEN_FIRST_DIMS = 16, /* max_threads, req_threads, cluster_dims */
+    SEEN_FIRST_BOOL = 19, /* relocatable, from_log, explicit_cluster */
+    SEEN_REQUIRED = (1u << 6) - 1
 };
 
 static const char *const required_names[] = {"mangled", "arch",       "kind",
@@ -643,13 +825,23 @@ static const char *const required_names[] = {"mangled", "arch",       "kind",
 typedef struct function_reader {
     cursor *c;
     insp_function *f;
-    unsigned have;
+    unsigned seen;
     uint8_t **buffer; /* the decoded name */
     size_t *cap;
 } function_reader;
 
-/* One key's value into the function; unknown keys are skipped. */
-static bool read_field(function_reader *r, const char *key, size_t len, size_t key_at)
+/* False, with the line, where the function already had this key. */
+static bool first_time(function_reader *r, unsigned bit, const char *name, size_t key_at)
+{
+    if ((r->seen & bit) != 0) {
+        return insp_fail(r->c->err, key_at, "baseline: \"%s\" appears twice in a function", name);
+    }
+    r->seen |= bit;
+    return true;
+}
+
+/* One key's value into the function; unknown keys are skipped, once each. */
+static bool read_field(function_reader *r, const char *key, size_t len, size_t key_at, size_t mark)
 {
     cursor *c = r->c;
     insp_function *f = r->f;
@@ -657,8 +849,8 @@ static bool read_field(function_reader *r, const char *key, size_t len, size_t k
         return fail_at(c, c->at, "document cut short (truncated?)");
     }
     if (key_is(key, len, "mangled")) {
-        r->have |= HAVE_MANGLED;
-        if (!read_string(c, &f->name, &f->name_len, r->buffer, r->cap)) {
+        if (!first_time(r, SEEN_MANGLED, "mangled", key_at) ||
+            !read_string(c, &f->name, &f->name_len, r->buffer, r->cap)) {
             return false;
         }
         if (f->name_len == 0) {
@@ -670,16 +862,18 @@ static bool read_field(function_reader *r, const char *key, size_t len, size_t k
                    : fail_at(c, key_at, "\"mangled\" holds a NUL character (\\u0000)");
     }
     if (key_is(key, len, "arch") || key_is(key, len, "kind")) {
+        bool arch = key[0] == 'a';
+        if (!first_time(r, arch ? SEEN_ARCH : SEEN_KIND, arch ? "arch" : "kind", key_at)) {
+            return false;
+        }
         const char *text;
         size_t n;
         uint8_t *own = NULL;
         size_t own_cap = 0;
         bool ok = read_string(c, &text, &n, &own, &own_cap);
-        if (ok && key[0] == 'a') {
-            r->have |= HAVE_ARCH;
+        if (ok && arch) {
             ok = read_arch(c, text, n, key_at, f);
         } else if (ok) {
-            r->have |= HAVE_KIND;
             f->is_kernel = key_is(text, n, "kernel");
             if (!f->is_kernel && !key_is(text, n, "function")) {
                 ok = fail_at(c, key_at, "\"kind\" is neither \"kernel\" nor \"function\"");
@@ -691,28 +885,31 @@ static bool read_field(function_reader *r, const char *key, size_t len, size_t k
     static const struct {
         const char *name;
         size_t offset;
-        unsigned have;
         int lo;
         bool nullable; /* null means unknown */
     } ints[] = {
-        {"regs", offsetof(insp_function, regs), HAVE_REGS, 0, false},
-        {"smem_bytes", offsetof(insp_function, smem_bytes), HAVE_SMEM, 0, false},
-        {"stack_bytes", offsetof(insp_function, stack_bytes), HAVE_STACK, 0, false},
-        {"frame_bytes", offsetof(insp_function, frame_bytes), 0, 0, false},
-        {"spill_instructions", offsetof(insp_function, spill_instructions), 0, 0, false},
-        {"count", offsetof(insp_function, count), 0, 1, false},
-        {"smem_section_bytes", offsetof(insp_function, smem_section_bytes), 0, 0, true},
-        {"spill_store_bytes", offsetof(insp_function, spill_store_bytes), 0, 0, true},
-        {"spill_load_bytes", offsetof(insp_function, spill_load_bytes), 0, 0, true},
-        {"barriers", offsetof(insp_function, barriers), 0, 0, true},
-        {"param_bytes", offsetof(insp_function, param_bytes), 0, 0, true},
-        {"max_regs", offsetof(insp_function, max_regs), 0, 0, true},
-        {"max_cluster_rank", offsetof(insp_function, max_cluster_rank), 0, 0, true},
+        {"regs", offsetof(insp_function, regs), 0, false},
+        {"smem_bytes", offsetof(insp_function, smem_bytes), 0, false},
+        {"stack_bytes", offsetof(insp_function, stack_bytes), 0, false},
+        {"frame_bytes", offsetof(insp_function, frame_bytes), 0, false},
+        {"spill_instructions", offsetof(insp_function, spill_instructions), 0, false},
+        {"count", offsetof(insp_function, count), 1, false},
+        {"smem_section_bytes", offsetof(insp_function, smem_section_bytes), 0, true},
+        {"spill_store_bytes", offsetof(insp_function, spill_store_bytes), 0, true},
+        {"spill_load_bytes", offsetof(insp_function, spill_load_bytes), 0, true},
+        {"barriers", offsetof(insp_function, barriers), 0, true},
+        {"param_bytes", offsetof(insp_function, param_bytes), 0, true},
+        {"max_regs", offsetof(insp_function, max_regs), 0, true},
+        {"max_cluster_rank", offsetof(insp_function, max_cluster_rank), 0, true},
     };
+    _Static_assert(SEEN_FIRST_INT + sizeof ints / sizeof ints[0] == SEEN_FIRST_DIMS,
+                   "one bit per int field, before the dims");
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
         if (key_is(key, len, ints[i].name)) {
+            if (!first_time(r, 1u << (SEEN_FIRST_INT + i), ints[i].name, key_at)) {
+                return false;
+            }
             int *field = (int *)(void *)((char *)f + ints[i].offset);
-            r->have |= ints[i].have;
             /* max_regs and max_cluster_rank: null means none, which is 0 */
             int unknown = ints[i].offset == offsetof(insp_function, max_regs) ||
                                   ints[i].offset == offsetof(insp_function, max_cluster_rank)
@@ -722,25 +919,23 @@ static bool read_field(function_reader *r, const char *key, size_t len, size_t k
                                     : read_int(c, ints[i].name, ints[i].lo, field);
         }
     }
-    if (key_is(key, len, "max_threads")) {
-        return read_dims(c, "max_threads", f->max_threads);
+    static const char *const dims_names[] = {"max_threads", "req_threads", "cluster_dims"};
+    int *const dims[] = {f->max_threads, f->req_threads, f->cluster_dims};
+    for (unsigned i = 0; i < 3; i++) {
+        if (key_is(key, len, dims_names[i])) {
+            return first_time(r, 1u << (SEEN_FIRST_DIMS + i), dims_names[i], key_at) &&
+                   read_dims(c, dims_names[i], dims[i]);
+        }
     }
-    if (key_is(key, len, "req_threads")) {
-        return read_dims(c, "req_threads", f->req_threads);
+    static const char *const bool_names[] = {"relocatable", "from_log", "explicit_cluster"};
+    bool *const bools[] = {&f->relocatable, &f->from_log, &f->explicit_cluster};
+    for (unsigned i = 0; i < 3; i++) {
+        if (key_is(key, len, bool_names[i])) {
+            return first_time(r, 1u << (SEEN_FIRST_BOOL + i), bool_names[i], key_at) &&
+                   read_bool(c, bool_names[i], bools[i]);
+        }
     }
-    if (key_is(key, len, "cluster_dims")) {
-        return read_dims(c, "cluster_dims", f->cluster_dims);
-    }
-    if (key_is(key, len, "relocatable")) {
-        return read_bool(c, "relocatable", &f->relocatable);
-    }
-    if (key_is(key, len, "from_log")) {
-        return read_bool(c, "from_log", &f->from_log);
-    }
-    if (key_is(key, len, "explicit_cluster")) {
-        return read_bool(c, "explicit_cluster", &f->explicit_cluster);
-    }
-    return skip_value(c, 2);
+    return key_once(c, mark, key, len, key_at, "a function") && skip_value(c, 2);
 }
 
 static bool read_function(cursor *c, const insp_sink *sink, uint8_t **buffer, size_t *cap,
@@ -759,13 +954,16 @@ static bool read_function(cursor *c, const insp_sink *sink, uint8_t **buffer, si
     if (!expect(c, '{', "a function is not an object")) {
         return false;
     }
+    size_t mark = c->keys->count; /* the unknown keys of this function from here */
     if (peek(c) != '}') {
         for (;;) {
             const char *key;
             size_t len;
+            skip_space(c);
             size_t key_at = c->at;
             if (!read_string(c, &key, &len, key_buffer, key_cap) ||
-                !expect(c, ':', "expected ':' after a key") || !read_field(&r, key, len, key_at)) {
+                !expect(c, ':', "expected ':' after a key") ||
+                !read_field(&r, key, len, key_at, mark)) {
                 return false;
             }
             if (peek(c) == '}') {
@@ -777,9 +975,10 @@ static bool read_function(cursor *c, const insp_sink *sink, uint8_t **buffer, si
         }
     }
     c->at++;
-    if (r.have != HAVE_ALL) {
+    key_stack_pop(c->keys, mark);
+    if ((r.seen & SEEN_REQUIRED) != SEEN_REQUIRED) {
         for (int i = 0; i < 6; i++) {
-            if ((r.have & (1u << i)) == 0) {
+            if ((r.seen & (1u << i)) == 0) {
                 return insp_fail(c->err, f.offset, "baseline: a function has no \"%s\"",
                                  required_names[i]);
             }
@@ -793,7 +992,9 @@ static bool read_function(cursor *c, const insp_sink *sink, uint8_t **buffer, si
 
 bool insp_baseline_parse(const uint8_t *data, size_t size, const insp_sink *sink, insp_error *err)
 {
-    cursor c = {data, size, 0, err};
+    key_stack keys;
+    memset(&keys, 0, sizeof keys);
+    cursor c = {data, size, 0, err, &keys};
     uint8_t *buffer = NULL;
     uint8_t *key_buffer = NULL;
     size_t cap = 0;
@@ -812,5 +1013,6 @@ bool insp_baseline_parse(const uint8_t *data, size_t size, const insp_sink *sink
     }
     free(buffer);
     free(key_buffer);
+    key_stack_free(&keys);
     return ok;
 }

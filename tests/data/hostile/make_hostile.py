@@ -112,6 +112,15 @@ def log(*lines):
 
 COMPILING = "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'"
 
+def baseline(*functions, head=b'"schema":"occ.baseline","version":1,'):
+    """An occ.baseline document (docs/json.md) of the given function objects."""
+    return b"{" + head + b'"functions":[' + b",".join(functions) + b"]}\n"
+
+
+BASELINE_FUNCTION = (b'{"mangled":"_Z1kv","arch":"sm_90","kind":"kernel","regs":32,'
+                     b'"smem_bytes":256,"stack_bytes":0}')
+
+
 def patched(data, *fields):
     """A copy of data with (offset, struct format, value) fields written over it."""
     data = bytearray(data)
@@ -151,3 +160,14 @@ write("log-bom.log", b"\xef\xbb\xbf" + log(COMPILING, "ptxas info    : Used 32 r
 write("log-control-chars.log",
       log("ptxas info    : Compiling entry function 'evil\x1b]0;title\x07\x1b[2Jname' for 'sm_90'",
           "ptxas info    : Used 32 registers, used 0 barriers"))
+# a second "functions" after an empty first (issue 21 reported it read): refused, as any key twice
+write("baseline-functions-twice.json",
+      b'{"schema":"occ.baseline","version":1,"functions":[],"functions":['
+      + BASELINE_FUNCTION + b"]}\n")
+# version 2 (refused as newer) hidden behind a second "version": 1, which was read
+write("baseline-version-twice.json",
+      baseline(BASELINE_FUNCTION, head=b'"schema":"occ.baseline","version":2,"version":1,'))
+write("baseline-regs-twice.json",
+      baseline(BASELINE_FUNCTION[:-1] + b',"regs":64}'))
+# "k\xe9" in Latin-1: JSON is UTF-8 (RFC 8259), and the writer would make it U+FFFD
+write("baseline-not-utf8.json", baseline(BASELINE_FUNCTION.replace(b"_Z1kv", b"k\xe9")))
