@@ -804,6 +804,12 @@ static void refusals_test(void **state)
         {"form-6", ".entry k() { setmaxnreg.dec.sync.aligned.u32 40 }",
          "PTX line 1: instruction 'setmaxnreg.dec.sync.aligned.u32' in entry 'k' has no ';'"},
         {"form-7", ".entry k();", "PTX line 1: .entry 'k' is declared without a body"},
+        /* fuzz/corpus/setmaxnreg/hostile-operand-over-lines.ptx: an operand that runs
+           over lines is quoted up to its first line's end (the fuzzer found the
+           message in two lines) */
+        {"form-8",
+         ".entry k()\n{\n\tsetmaxnreg.dec.sync.aligned.u32 40 // no semicolon\n\tret;\n}\n",
+         "PTX line 3: setmaxnreg count '40 // no semicolon...' is not an integer constant"},
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         insp_setmaxnreg r;

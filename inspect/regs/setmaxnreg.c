@@ -162,6 +162,19 @@ static bool word_after(text_span line, const char *before, const char *stops, te
     return out->len > 0;
 }
 
+/* Letters, digits and '_' only: a directive's name, fit for a code. */
+static bool plain_word(text_span w)
+{
+    for (size_t i = 0; i < w.len; i++) {
+        char c = w.text[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_')) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The function a message names is the entry, or one of its outlined parts
    ("name$83"). */
 static bool names_entry(text_span name, const char *entry)
@@ -244,7 +257,7 @@ static void read_message_line(text_span line, const char *entry, insp_setmaxnreg
                word_after(line, " for entry ", " ", &name)) {
         text_span directive;
         if (names_entry(name, entry) && word_after(line, "Value of ", " ", &directive) &&
-            directive.len < 16) {
+            directive.len < 16 && plain_word(directive)) {
             char code[32];
             int n = snprintf(code, sizeof code, "%.*s-out-of-range", (int)directive.len,
                              directive.text);

@@ -695,26 +695,44 @@ static occ_status read_operands(reader *r, lexer *lx, insn *in, token opcode)
     }
 }
 
+/* Up to cap - 4 bytes of text for a message, cut at the first control
+   character (an operand may run over lines), "..." where cut. */
+static const char *shown(const char *text, size_t len, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (n < len && n + 4 < cap && (unsigned char)text[n] >= 0x20 && text[n] != 0x7F) {
+        out[n] = text[n];
+        n++;
+    }
+    if (n < len) {
+        memcpy(out + n, "...", 4);
+    } else {
+        out[n] = '\0';
+    }
+    return out;
+}
+
 /* Checks a setmaxnreg against the PTX ISA's rules ("setmaxnreg": the
    qualifiers .inc or .dec, .sync.aligned, .u32, one immediate count in
    24..256, a multiple of 8). */
 static occ_status check_setmaxnreg(reader *r, const insn *in, smr_site *site)
 {
     const char *op = r->ptx + in->op_offset;
-    int shown = (int)(in->op_len < 60 ? in->op_len : 60);
+    int op_shown = (int)(in->op_len < 60 ? in->op_len : 60);
     parts p;
     split_opcode(op, in->op_len, &p);
     long long at = (long long)in->op_offset;
     if (!part_is(&p, 1, "inc") && !part_is(&p, 1, "dec")) {
         return smr_fail(r->err, OCC_ERR_BAD_FORMAT, at,
-                        "PTX line %d: '%.*s': setmaxnreg needs .inc or .dec", in->line, shown, op);
+                        "PTX line %d: '%.*s': setmaxnreg needs .inc or .dec", in->line, op_shown,
+                        op);
     }
     if (p.count != 5 || !part_is(&p, 2, "sync") || !part_is(&p, 3, "aligned") ||
         !part_is(&p, 4, "u32")) {
         return smr_fail(r->err, OCC_ERR_BAD_FORMAT, at,
                         "PTX line %d: '%.*s': setmaxnreg is written "
                         "setmaxnreg.%s.sync.aligned.u32",
-                        in->line, shown, op, part_is(&p, 1, "inc") ? "inc" : "dec");
+                        in->line, op_shown, op, part_is(&p, 1, "inc") ? "inc" : "dec");
     }
     if (in->operand_count != 1) {
         return smr_fail(r->err, OCC_ERR_BAD_FORMAT, at,
@@ -723,9 +741,10 @@ static occ_status check_setmaxnreg(reader *r, const insn *in, smr_site *site)
     }
     const operand *o = &r->b.operands[in->operand_first];
     if (o->kind != OPND_LITERAL) {
+        char text[48];
         return smr_fail(r->err, OCC_ERR_BAD_FORMAT, (long long)o->offset,
-                        "PTX line %d: setmaxnreg count '%.*s' is not an integer constant", in->line,
-                        (int)(o->len < 40 ? o->len : 40), r->ptx + o->offset);
+                        "PTX line %d: setmaxnreg count '%s' is not an integer constant", in->line,
+                        shown(r->ptx + o->offset, o->len, text, sizeof text));
     }
     long long n = (long long)o->literal;
     if (n < INSP_SMR_MIN_REGS) {
