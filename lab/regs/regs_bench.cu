@@ -13,7 +13,7 @@
  * n = 2^24 floats of in hold a fixed pseudo-random pattern in [-1, 1).
  * Per cubin: the registers, local memory and blocks an SM the driver
  * reports, 3 warm-up launches, 21 timed launches (median and min, ms, CUDA
- * events around each), and the output's checksum and hash. One JSON object
+ * events around each), and the output's checksums and hash. One JSON object
  * a line on stdout, progress on stderr.
  *
  * Records: "regs_header" (the GPU, the driver, the settings), one
@@ -742,10 +742,12 @@ static job_outcome run_job(const bench_config *cfg, bench_gpu *g, int job)
 
     long long finite = 0;
     double checksum = 0.0;
+    double abs_checksum = 0.0; /* the scale a tolerance on checksum needs */
     for (long long i = 0; i < k->outputs; i++) {
         if (isfinite(g->host[i])) {
             finite++;
             checksum += (double)g->host[i];
+            abs_checksum += fabs((double)g->host[i]);
         }
     }
     const uint64_t hash = output_hash(g->host, (size_t)k->outputs);
@@ -779,6 +781,8 @@ static job_outcome run_job(const bench_config *cfg, bench_gpu *g, int job)
              BENCH_WARMUPS, k->outputs, finite);
     text_add(&b, ",\"checksum\":");
     text_add_num(&b, checksum);
+    text_add(&b, ",\"abs_checksum\":");
+    text_add_num(&b, abs_checksum);
     /* The parent adds the hash comparison and "checked", and closes it. */
     fprintf(child_out, "J %d %016llx %d %s\n", job, (unsigned long long)hash,
             finite == k->outputs ? 1 : 0, b.text);

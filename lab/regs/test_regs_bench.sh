@@ -105,7 +105,8 @@ r = one("regs_time", "good", None)
 check("good-none", r is not None and r["regs"] == 40 and r["blocks_per_sm"] == 4
       and r["warps_per_sm"] == 32 and r["occupancy"] == 0.5 and r["median_ms"] == 0.5
       and r["min_ms"] == 0.5 and r["runs"] == 21 and r["checked"] is True
-      and r["checksum"] == 1536 and r["reference_cap"] is None, json.dumps(r))
+      and r["checksum"] == 1536 and r["abs_checksum"] == 1536 and r["reference_cap"] is None,
+      json.dumps(r))
 r = one("regs_time", "good", 24)
 check("good-cap-same-output", r is not None and r["checked"] is True and r["local_bytes"] == 64
       and r["same_as_reference"] is True and r["reference_cap"] is None, json.dumps(r))
