@@ -14,11 +14,15 @@ recommendation: a median regret of at most 1.5 %, a maximum of at most 5 %,
 and never more than 1 % slower than no cap on any kernel.
 
     analyse_regs.py RECORDS.jsonl [--logs CUBIN_DIR] [--recommended FILE|DIR]
-                    [--metric median_ms|min_ms] [--markdown OUT.md] [--per-cap]
+                    [--metric median_ms|min_ms] [--tolerance REL]
+                    [--markdown OUT.md] [--per-cap]
 
 A time counts only when the record is "checked" (finite outputs, bit-equal
 to the kernel's reference cubin); a cap that hung, failed or computed
-something else has no time and an infinite regret. --recommended takes a
+something else has no time and an infinite regret. --tolerance REL also
+counts a cap whose outputs are all finite but not bit-equal when its
+checksum is within REL x the reference's sum of magnitudes (ptxas may fuse
+a multiply and an add differently at another cap); such times carry a '*'. --recommended takes a
 mapping {"kernel": cap or null}, an occ.regs document (its kernels'
 "recommended_cap"), a mapping of kernel names to occ.regs documents, or a
 directory of NAME.json occ.regs documents, one a kernel (regs_bench's
@@ -208,9 +212,32 @@ def load_recommended(path):
 # --- scoring -------------------------------------------------------------------
 
 
-def _time(record, metric):
-    """The record's time when it counts (checked), else None."""
-    if record is None or not record.get("checked"):
+def _within_tolerance(kernel, record, tolerance):
+    """Finite outputs whose checksum is within tolerance of the reference's."""
+    if tolerance <= 0 or record.get("finite_outputs") != record.get("outputs"):
+        return False
+    ref = kernel["times"].get(record.get("reference_cap"))
+    if ref is None or not ref.get("checked"):
+        return False
+    try:
+        scale = ref.get("abs_checksum") or abs(ref["checksum"])
+        return abs(record["checksum"] - ref["checksum"]) <= tolerance * scale
+    except (KeyError, TypeError):
+        return False
+
+
+def _counts(kernel, record, tolerance):
+    """"ok" (checked), "tolerated" (--tolerance), or None: the time does not count."""
+    if record is None:
+        return None
+    if record.get("checked"):
+        return "ok"
+    return "tolerated" if _within_tolerance(kernel, record, tolerance) else None
+
+
+def _time(kernel, record, metric, tolerance=0.0):
+    """The record's time when it counts, else None."""
+    if _counts(kernel, record, tolerance) is None:
         return None
     t = record.get(metric)
     return t if isinstance(t, (int, float)) and t > 0 else None
@@ -227,11 +254,15 @@ def _failure(kernel, cap):
     return "not measured"
 
 
-def score_kernel(name, kernel, metric, recommended=None, has_recommendation=False, logs=None):
+def score_kernel(name, kernel, metric, recommended=None, has_recommendation=False, logs=None,
+                 tolerance=0.0):
     """One kernel's row of the regret table (a dict)."""
-    times = {cap: _time(r, metric) for cap, r in kernel["times"].items()}
+    times = {cap: _time(kernel, r, metric, tolerance) for cap, r in kernel["times"].items()}
     valid = {cap: t for cap, t in times.items() if t is not None}
-    row = {"kernel": name, "caps_measured": len(valid), "best_cap": None, "best_ms": None}
+    tolerated = {cap for cap in valid
+                 if _counts(kernel, kernel["times"][cap], tolerance) == "tolerated"}
+    row = {"kernel": name, "caps_measured": len(valid), "caps_tolerated": len(tolerated),
+           "best_cap": None, "best_ms": None}
     logs = logs or {}
 
     def choice(cap, key, approx=False):
@@ -245,6 +276,7 @@ def score_kernel(name, kernel, metric, recommended=None, has_recommendation=Fals
             "regs": _regs(kernel, cap, logs),
             "spill_bytes": _spill(logs, cap),
             "approximate": approx,
+            "tolerated": cap in tolerated,
         }
 
     if not valid:
@@ -351,7 +383,8 @@ def _cell(choice):
         return ["-", "-", "-", "-"]
     cap = cap_label(choice["cap"]) + ("~" if choice.get("approximate") else "")
     blocks = "-" if choice["blocks_per_sm"] is None else str(choice["blocks_per_sm"])
-    time = ms(choice["ms"]) if choice["ms"] is not None else choice["failure"]
+    time = (ms(choice["ms"]) + ("*" if choice.get("tolerated") else "")
+            if choice["ms"] is not None else choice["failure"])
     return [cap, blocks, time, pct(choice["regret"])]
 
 
@@ -385,6 +418,12 @@ def summary_lines(summaries, missed):
     names = {"none": "no cap", "occupancy": "the cap that maximises occupancy",
              "recommended": "the recommended cap"}
     lines = []
+    outputs = summaries.get("outputs") or {}
+    if outputs.get("not_checked"):
+        lines.append(f"{outputs['not_checked']} measured caps did not pass the output check "
+                     f"(not all finite, or not bit-equal to the reference cubin); "
+                     f"{outputs['tolerated']} of them count within --tolerance "
+                     f"{outputs['tolerance']:g} (times marked *)")
     for key in ("none", "occupancy", "recommended"):
         s = summaries.get(key)
         if s is None:
@@ -409,7 +448,7 @@ def summary_lines(summaries, missed):
 
 
 def render_markdown(rows, summaries, missed, header, metric, kernels=None, logs=None,
-                    per_cap=False):
+                    per_cap=False, tolerance=0.0):
     out = ["# `occ lab regs`: register caps measured", ""]
     if header:
         out.append(f"Measured on {header.get('device', '?')} "
@@ -441,7 +480,9 @@ def render_markdown(rows, summaries, missed, header, metric, kernels=None, logs=
                 t = k["times"].get(cap)
                 spill = _spill(klogs, cap)
                 regs = _regs(k, cap, klogs)
-                time = ms(_time(t, metric)) if t and t.get("checked") else _failure(k, cap)
+                counted = _time(k, t, metric, tolerance)
+                time = (ms(counted) + ("*" if t and not t.get("checked") else "")
+                        if counted is not None else _failure(k, cap))
                 out.append(f"| {cap_label(cap)} | {'-' if regs is None else regs} | "
                            f"{'-' if spill is None else spill} | "
                            f"{'-' if _blocks(k, cap) is None else _blocks(k, cap)} | {time} | "
@@ -450,14 +491,21 @@ def render_markdown(rows, summaries, missed, header, metric, kernels=None, logs=
     return "\n".join(out).rstrip() + "\n"
 
 
-def analyse(records_path, logs_dir=None, recommended_path=None, metric="median_ms"):
+def analyse(records_path, logs_dir=None, recommended_path=None, metric="median_ms",
+            tolerance=0.0):
     header, kernels = load_records(records_path)
     logs = load_logs(logs_dir) if logs_dir else {}
     recommended = load_recommended(recommended_path) if recommended_path else {}
     rows = [score_kernel(name, kernels[name], metric, recommended.get(name),
-                         name in recommended, logs.get(name))
+                         name in recommended, logs.get(name), tolerance)
             for name in sorted(kernels)]
     summaries = {key: summarise(rows, key) for key in ("none", "occupancy", "recommended")}
+    records = [r for k in kernels.values() for r in k["times"].values()]
+    summaries["outputs"] = {
+        "not_checked": sum(1 for r in records if not r.get("checked")),
+        "tolerated": sum(r["caps_tolerated"] for r in rows if "caps_tolerated" in r),
+        "tolerance": tolerance,
+    }
     return header, kernels, logs, rows, summaries, misses(rows)
 
 
@@ -467,12 +515,15 @@ def main(argv=None):
     p.add_argument("--logs", help="the cubin folder, with NAME.none.log and NAME.capNNN.log")
     p.add_argument("--recommended", help="a recommended cap a kernel: a JSON file or a folder")
     p.add_argument("--metric", choices=("median_ms", "min_ms"), default="median_ms")
+    p.add_argument("--tolerance", type=float, default=0.0, metavar="REL",
+                   help="also count finite outputs whose checksum is within REL of the "
+                        "reference's (default 0: bit-equal only)")
     p.add_argument("--markdown", help="write the table and the summary here as markdown")
     p.add_argument("--per-cap", action="store_true", help="in the markdown, every cap's row")
     args = p.parse_args(argv)
     try:
         header, kernels, logs, rows, summaries, missed = analyse(
-            args.records, args.logs, args.recommended, args.metric)
+            args.records, args.logs, args.recommended, args.metric, args.tolerance)
     except InputError as e:
         print(f"analyse_regs.py: {e}", file=sys.stderr)
         return 1
@@ -485,7 +536,7 @@ def main(argv=None):
         try:
             with open(args.markdown, "w", encoding="utf-8") as f:
                 f.write(render_markdown(rows, summaries, missed, header, args.metric, kernels,
-                                        logs, args.per_cap))
+                                        logs, args.per_cap, args.tolerance))
         except OSError as e:
             print(f"analyse_regs.py: {args.markdown}: {e.strerror}", file=sys.stderr)
             return 1

@@ -187,6 +187,44 @@ class AnalyseTest(unittest.TestCase):
         self.assertNotIn("recommended", alpha)
 
 
+class ToleranceTest(unittest.TestCase):
+    """A cap whose outputs differ in the last bits (another FMA fusion)."""
+
+    def setUp(self):
+        self.files = Files()
+        base = {"outputs": 100, "finite_outputs": 100, "reference_cap": None}
+        ref = dict(time_record("k", None, 1.00, 2), checksum=10.0, abs_checksum=1000.0, **base)
+        near = dict(time_record("k", 32, 0.80, 4, checked=False), checksum=10.005,
+                    abs_checksum=1000.0, **base)
+        far = dict(time_record("k", 24, 0.70, 5, checked=False), checksum=12.0,
+                   abs_checksum=1000.0, **base)
+        nan = dict(time_record("k", 40, 0.60, 3, checked=False), checksum=10.0,
+                   abs_checksum=1000.0, **dict(base, finite_outputs=99))
+        self.records = self.files.records([ref, near, far, nan])
+
+    def tearDown(self):
+        self.files.close()
+
+    def best(self, tolerance):
+        _, _, _, rows, summaries, _ = ar.analyse(self.records, tolerance=tolerance)
+        return rows[0], summaries["outputs"]
+
+    def test_bit_equal_only_by_default(self):  # tol-1
+        row, outputs = self.best(0.0)
+        self.assertEqual((row["best_cap"], outputs["not_checked"], outputs["tolerated"]),
+                         (None, 3, 0))
+
+    def test_within_tolerance_counts(self):  # tol-2
+        # |10.005 - 10.0| = 0.005 <= 1e-5 x 1000 = 0.01; |12 - 10| = 2 is not
+        row, outputs = self.best(1e-5)
+        self.assertEqual((row["best_cap"], row["best"]["tolerated"]), (32, True))
+        self.assertEqual(outputs["tolerated"], 1)
+
+    def test_non_finite_never_counts(self):  # tol-3
+        row, _ = self.best(1.0)
+        self.assertEqual(row["best_cap"], 24)  # cap 40's 0.60 ms has a NaN: never counted
+
+
 class RecommendedFormatsTest(unittest.TestCase):
     def setUp(self):
         self.files = Files()
