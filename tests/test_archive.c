@@ -12,12 +12,16 @@
  *   - damaged archives fail with one line naming the file, the offset and what is wrong;
  *     a damaged member is named (archive-hostile);
  *   - 300 members, split on several threads: the rows of one thread, and the first damaged
- *     member in member order named (archive-hostile).
+ *     member in member order named (archive-hostile);
+ *   - archives inside an archive give their members' rows, four levels deep; a fifth level,
+ *     a thin archive inside, and damage inside are refused with the nested member named
+ *     (archive-nested).
  * With nvcc (tests/diff/make_fixtures.sh; without it the rest is skipped, exit 77):
  *   - libvariants.a (a text file, an -rdc object under a long name, a whole-program object,
  *     an object keeping a fatbin outside .nv_fatbin) gives what its members give read
  *     alone; an -rdc object alone shows its kernels; libsections.a's kernels keep their
- *     section though a chunk of its members names more than 256 (archive-members);
+ *     section though a chunk of its members names more than 256; libvariants.a inside
+ *     another archive gives its rows, and occ diff against it finds nothing (archive-members);
  *   - occ diff of two cubins agrees with occ diff of the ptxas logs of the same compiles
  *     (diff-cubins);
  *   - the toolkit's libcudadevrt.a equals its member read alone, and a *_static.a reads
@@ -324,6 +328,85 @@ static void test_many_members(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* archive-nested                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* `inside`, a whole archive, as the only member `name` of a new one (`ar q outer.a
+   inner.a`). */
+static void ar_wrap(archive *outer, const char *name, const archive *inside)
+{
+    ar_start(outer);
+    ar_add(outer, name, inside->data, inside->size);
+}
+
+/* An archive inside an archive (`ar q big.a a.a`) gives the rows its members give read
+   as files; it read as "0 kernels" with exit 0, and a diff against it would have shown
+   every kernel removed. Four levels read; a fifth, a thin archive inside, and damage
+   inside a nested archive are refused with the nested member named. */
+static void test_nested_archives(void **state)
+{
+    (void)state;
+    bytes cubin = read_all(cubin_path());
+    static archive inner, outer, deeper;
+    ar_start(&inner);
+    ar_add(&inner, "k.cubin/", cubin.data, cubin.size);
+    ar_add(&inner, "note.txt/", "abc", 3);
+    ar_start(&outer);
+    ar_add(&outer, "direct.cubin/", cubin.data, cubin.size);
+    ar_add(&outer, "inner.a/", inner.data, inner.size);
+    const char *path = ar_write(outer.data, outer.size);
+    json_t *from_archive = functions_of(path, NULL, NULL);
+    json_t *from_files = functions_of(cubin_path(), cubin_path(), NULL);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(from_archive, 0), "count")),
+                     2);
+    assert_same_functions(from_archive, from_files);
+    json_decref(from_archive);
+    OCC(NULL, "inspect", "--json", path);
+    json_t *doc = parse_json(last.out);
+    assert_int_equal(json_integer_value(json_object_get(doc, "entries_skipped")), 0);
+    json_decref(doc);
+    unlink(path);
+    /* four archives, one in the other: read; five: refused */
+    static archive levels[2];
+    ar_start(&levels[0]);
+    ar_add(&levels[0], "k.cubin/", cubin.data, cubin.size);
+    for (int level = 1; level < 4; level++) {
+        ar_wrap(&levels[level % 2], "level.a/", &levels[(level + 1) % 2]);
+    }
+    path = ar_write(levels[1].data, levels[1].size);
+    from_archive = functions_of(path, NULL, NULL);
+    json_t *one = functions_of(cubin_path(), NULL, NULL);
+    assert_same_functions(from_archive, one);
+    json_decref(from_archive);
+    json_decref(one);
+    unlink(path);
+    ar_wrap(&deeper, "level.a/", &levels[1]);
+    /* the fifth archive's data: four times past a magic and a header (8 + 60 bytes) */
+    expect_refused(deeper.data, deeper.size,
+                   "offset 272: member level.a: member level.a: member level.a: member level.a: "
+                   "archives nested more than 4 deep");
+    /* a thin archive inside: its members are elsewhere */
+    ar_start(&outer);
+    ar_add(&outer, "thin.a/", "!<thin>\n", 8);
+    expect_refused(outer.data, outer.size,
+                   "offset 68: member thin.a is a thin archive (ar --thin), whose members are "
+                   "separate files");
+    /* damage inside: the offset in the file, the nested archive named */
+    ar_start(&inner);
+    memset(inner.data + inner.size, ' ', 30);
+    inner.size += 30;
+    ar_wrap(&outer, "inner.a/", &inner);
+    expect_refused(outer.data, outer.size,
+                   "offset 76: member inner.a: member header cut short: 30 of 60 bytes");
+    ar_start(&inner);
+    ar_add(&inner, "cut.cubin/", cubin.data, 100);
+    ar_wrap(&outer, "inner.a/", &inner);
+    expect_refused(outer.data, outer.size, "member inner.a(cut.cubin): ");
+    json_decref(from_files);
+    free(cubin.data);
+}
+
+/* ------------------------------------------------------------------------ */
 /* With nvcc: archive-members, diff-cubins, archive-toolkit                 */
 /* ------------------------------------------------------------------------ */
 
@@ -407,6 +490,38 @@ static void test_many_section_names(void **state)
     assert_same_functions(json_object_get(serial, "functions"), functions);
     json_decref(serial);
     json_decref(parallel);
+}
+
+/* libvariants.a inside another archive, beside a cubin: its kernels are there, and occ diff
+   of the library against the nested one finds nothing removed, added or changed. */
+static void test_nested_library(void **state)
+{
+    (void)state;
+    bytes library = read_all(fixture("libvariants.a"));
+    bytes cubin = read_all(fixture("old.cubin"));
+    static archive outer;
+    ar_start(&outer);
+    ar_add(&outer, "libvariants.a/", library.data, library.size);
+    ar_add(&outer, "old.cubin/", cubin.data, cubin.size);
+    const char *path = ar_write(outer.data, outer.size);
+    json_t *from_nested = functions_of(path, NULL, NULL);
+    json_t *from_files = functions_of(fixture("libvariants.a"), fixture("old.cubin"), NULL);
+    assert_true(json_array_size(from_files) > 0);
+    assert_same_functions(from_nested, from_files);
+    json_decref(from_nested);
+    json_decref(from_files);
+    ar_start(&outer);
+    ar_add(&outer, "libvariants.a/", library.data, library.size);
+    path = ar_write(outer.data, outer.size);
+    OCC(NULL, "diff", "--functions", "--fail-on", "removed,added,changed", fixture("libvariants.a"),
+        path);
+    if (last.code != EXIT_OK) {
+        fail_msg("occ diff of libvariants.a and the archive holding it: exit %d\n%s%s", last.code,
+                 last.out, last.err);
+    }
+    unlink(path);
+    free(library.data);
+    free(cubin.data);
 }
 
 static void test_rdc_object_alone(void **state)
@@ -505,10 +620,9 @@ static void test_toolkit_archives(void **state)
 int main(void)
 {
     const struct CMUnitTest always[] = {
-        cmocka_unit_test(test_system_v_names),
-        cmocka_unit_test(test_bsd_names),
-        cmocka_unit_test(test_hostile_archives),
-        cmocka_unit_test(test_many_members),
+        cmocka_unit_test(test_system_v_names),   cmocka_unit_test(test_bsd_names),
+        cmocka_unit_test(test_hostile_archives), cmocka_unit_test(test_many_members),
+        cmocka_unit_test(test_nested_archives),
     };
     int failed = cmocka_run_group_tests_name("archives made here", always, NULL, NULL);
     if (failed != 0) {
@@ -524,6 +638,7 @@ int main(void)
     }
     const struct CMUnitTest with_nvcc[] = {
         cmocka_unit_test(test_archive_is_its_members),
+        cmocka_unit_test(test_nested_library),
         cmocka_unit_test(test_rdc_object_alone),
         cmocka_unit_test(test_many_section_names),
         cmocka_unit_test(test_diff_of_cubins_agrees_with_logs),

@@ -70,6 +70,13 @@ static const hostile cases[] = {
     {"fatbin-entry-ratio.fatbin",
      OCC_ERR_LIMIT,
      {"8193 bytes decompressed from 16", "limit of 512 times", NULL}},
+    {"archive-nested-5-deep.a",
+     OCC_ERR_BAD_FORMAT,
+     {"member level1.a: member level2.a: member level3.a: member level4.a: ",
+      "archives nested more than 4 deep", NULL}},
+    {"archive-nested-thin.a",
+     OCC_ERR_BAD_FORMAT,
+     {"member thin.a is a thin archive (ar --thin)", NULL, NULL}},
     {"baseline-functions-twice.json",
      OCC_ERR_BAD_FORMAT,
      {"offset 52: baseline: \"functions\" appears twice in the document", NULL, NULL}},
@@ -110,14 +117,16 @@ static uint8_t *load(const char *path, size_t *size)
     return bytes;
 }
 
-/* The untouched cubin: one kernel, k(), 32 registers, 256 bytes of shared memory; and
-   the same with its section count and name table index in section 0 (gABI extended
-   section numbering, which files of 65,280 sections or more need). */
+/* The untouched cubin: one kernel, k(), 32 registers, 256 bytes of shared memory; the
+   same with its section count and name table index in section 0 (gABI extended section
+   numbering, which files of 65,280 sections or more need); and the cubin in an archive
+   inside an archive, which read as "0 kernels". */
 static void baseline_test(void **state)
 {
     (void)state;
-    const char *files[] = {"cubin-baseline.cubin", "cubin-extended-numbering.cubin"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *files[] = {"cubin-baseline.cubin", "cubin-extended-numbering.cubin",
+                           "archive-nested.a"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         occ_inspect_options opts;
         occ_inspect_options_init(&opts);
         occ_inspect_input in = {hostile_path(files[i]), NULL, 0};

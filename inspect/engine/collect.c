@@ -1051,8 +1051,9 @@ typedef struct member_splitting {
 } member_splitting;
 
 /* An archive member is read as the file it was. Only host objects, cubins
-   and fatbins can hold device code; other members (text, a nested archive)
-   are passed over, as the linker passes over what it cannot link. */
+   and fatbins can hold device code; other members (text) are passed over, as
+   the linker passes over what it cannot link. A nested archive is never a
+   member here: insp_archive_members reports its members instead. */
 static bool split_member(collector *c, collector *local, const member_span *m, insp_error *err)
 {
     local->file = m->file;

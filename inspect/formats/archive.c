@@ -16,6 +16,13 @@
  *   not members: "/" and "/SYM64/" (System V symbol tables), "//" (the long
  *   names), "__.SYMDEF" and "__.SYMDEF SORTED" (BSD symbol tables).
  *   "!<thin>\n": a thin archive, whose members stay in their own files.
+ *
+ * A member may itself be an archive (`ar q big.a a.a b.a` keeps a.a and b.a
+ * whole): the linker takes no objects from it, but its kernels are the
+ * library's as much as any others, and a library read as "0 kernels" would
+ * make a diff show every kernel removed. Its members are reported as the
+ * outer archive's, named "a.a(k.o)", down to INSP_ARCHIVE_MAX_DEPTH levels;
+ * deeper nesting, and a thin archive inside an archive, are refused.
  */
 #include <string.h>
 
@@ -137,11 +144,98 @@ static bool long_name(const long_names *table, uint64_t index, size_t header, co
     return true;
 }
 
+/* Where the walk of one archive reports, and what encloses it. */
+typedef struct walk {
+    insp_member_fn found;
+    void *context;
+    size_t origin;      /* where this archive starts in the outermost one */
+    int depth;          /* 1: the outermost archive */
+    const char *prefix; /* "a.a(" for the members of a nested a.a; "" at the top */
+    size_t prefix_len;
+} walk;
+
+/* The longest name reported for a member of a nested archive: enough for
+   every level's name, and messages cut names far shorter. */
+#define NESTED_NAME_BYTES 512
+
+static bool is_archive(const uint8_t *data, size_t size, const char *magic)
+{
+    return size >= AR_MAGIC_BYTES && memcmp(data, magic, AR_MAGIC_BYTES) == 0;
+}
+
+static bool walk_archive(const uint8_t *data, size_t size, const walk *w, insp_error *err);
+
+/* A member that is itself an archive: its members, named within it. Errors
+   inside it name it, and their offsets count from the enclosing archive. */
+static bool walk_nested(const uint8_t *data, size_t offset, size_t bytes, const char *name,
+                        size_t name_len, const walk *w, insp_error *err)
+{
+    int shown = name_len < 80 ? (int)name_len : 80;
+    if (is_archive(data + offset, bytes, "!<thin>\n")) {
+        return insp_fail(err, offset,
+                         "member %.*s is a thin archive (ar --thin), whose members are "
+                         "separate files, not in this one; give the member files",
+                         shown, name);
+    }
+    if (w->depth >= INSP_ARCHIVE_MAX_DEPTH) {
+        return insp_fail(err, offset, "member %.*s: archives nested more than %d deep", shown, name,
+                         INSP_ARCHIVE_MAX_DEPTH);
+    }
+    char prefix[NESTED_NAME_BYTES];
+    int len = snprintf(prefix, sizeof prefix, "%.*s%.*s(", (int)w->prefix_len, w->prefix,
+                       (int)name_len, name);
+    walk inner = {w->found,
+                  w->context,
+                  w->origin + offset,
+                  w->depth + 1,
+                  prefix,
+                  len > 0 && (size_t)len < sizeof prefix ? (size_t)len : sizeof prefix - 1};
+    if (walk_archive(data + offset, bytes, &inner, err)) {
+        return true;
+    }
+    if (err != NULL) {
+        char reason[INSP_ERROR_MESSAGE_BYTES];
+        memcpy(reason, err->message, sizeof reason);
+        int n = snprintf(err->message, sizeof err->message, "member %.*s: %s", shown, name, reason);
+        if (n >= (int)sizeof err->message) {
+            /* cut at the end: the member's name and the start of the reason stay */
+            err->message[sizeof err->message - 1] = '\0';
+        }
+        err->offset += offset;
+    }
+    return false;
+}
+
+/* Reports a member, named within the archives that enclose it, at its
+   offset in the outermost archive. */
+static void report(const walk *w, const char *name, size_t name_len, size_t offset, size_t bytes)
+{
+    if (w->prefix_len == 0) {
+        w->found(w->context, name, name_len, w->origin + offset, bytes);
+        return;
+    }
+    char full[NESTED_NAME_BYTES];
+    int len =
+        snprintf(full, sizeof full, "%.*s%.*s", (int)w->prefix_len, w->prefix, (int)name_len, name);
+    size_t n = len > 0 && (size_t)len < sizeof full ? (size_t)len : sizeof full - 1;
+    /* close every level's parenthesis that fits */
+    for (int d = 1; d < w->depth && n + 1 < sizeof full; d++) {
+        full[n++] = ')';
+    }
+    w->found(w->context, full, n, w->origin + offset, bytes);
+}
+
 bool insp_archive_members(const uint8_t *data, size_t size, insp_member_fn found, void *context,
                           insp_error *err)
 {
-    if (size < AR_MAGIC_BYTES || memcmp(data, "!<arch>\n", AR_MAGIC_BYTES) != 0) {
-        if (size >= AR_MAGIC_BYTES && memcmp(data, "!<thin>\n", AR_MAGIC_BYTES) == 0) {
+    walk top = {found, context, 0, 1, "", 0};
+    return walk_archive(data, size, &top, err);
+}
+
+static bool walk_archive(const uint8_t *data, size_t size, const walk *w, insp_error *err)
+{
+    if (!is_archive(data, size, "!<arch>\n")) {
+        if (is_archive(data, size, "!<thin>\n")) {
             return insp_fail(err, 0,
                              "a thin archive (ar --thin): its members are separate "
                              "files, not in this one; give the member files");
@@ -206,8 +300,13 @@ bool insp_archive_members(const uint8_t *data, size_t size, insp_member_fn found
         } else {
             name_len = short_name_length(h);
         }
-        if (is_member) {
-            found(context, name, name_len, offset, bytes);
+        if (is_member && (is_archive(data + offset, bytes, "!<arch>\n") ||
+                          is_archive(data + offset, bytes, "!<thin>\n"))) {
+            if (!walk_nested(data, offset, bytes, name, name_len, w, err)) {
+                return false;
+            }
+        } else if (is_member) {
+            report(w, name, name_len, offset, bytes);
         }
         at = start + (size_t)member_bytes;
         at += at & 1; /* each member starts at an even offset */

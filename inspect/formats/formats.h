@@ -304,9 +304,13 @@ typedef void (*insp_member_fn)(void *context, const char *name, size_t name_len,
 /*
  * Walks the members of an `ar` archive (System V / GNU and BSD 4.4 names)
  * and reports each one that holds a file, in archive order: not the symbol
- * tables nor the long-name table. A thin archive ("!<thin>"), whose members
- * live in other files, is refused by name.
+ * tables nor the long-name table. A member that is itself an archive is not
+ * reported: its members are, as "inner.a(k.o)" at their offsets in `data`,
+ * down to INSP_ARCHIVE_MAX_DEPTH levels (deeper is refused). A thin archive
+ * ("!<thin>"), whose members live in other files, is refused by name, at
+ * any level.
  */
+#define INSP_ARCHIVE_MAX_DEPTH 4
 bool insp_archive_members(const uint8_t *data, size_t size, insp_member_fn found, void *context,
                           insp_error *err);
 

@@ -112,6 +112,26 @@ def log(*lines):
 
 COMPILING = "ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'"
 
+def ar(*members):
+    """A GNU ar archive (ar(5)): "!<arch>\\n", then each (name, data) member under a 60-byte
+    header with a System V name ("name/", up to 15 bytes), padded to an even offset."""
+    out = b"!<arch>\n"
+    for name, data in members:
+        out += b"%-16s%-12s%-6s%-6s%-8s%-10d`\n" % (name + b"/", b"0", b"0", b"0", b"644",
+                                                    len(data))
+        out += data + b"\n" * (len(data) % 2)
+    return out
+
+
+def nested(levels, inside):
+    """`inside` (a list of members) in an archive inside an archive ..., `levels` archives in
+    all, as `ar q big.a inner.a` makes them."""
+    archive = ar(*inside)
+    for level in range(levels - 1):
+        archive = ar((b"level%d.a" % (levels - 1 - level), archive))
+    return archive
+
+
 def baseline(*functions, head=b'"schema":"occ.baseline","version":1,'):
     """An occ.baseline document (docs/json.md) of the given function objects."""
     return b"{" + head + b'"functions":[' + b",".join(functions) + b"]}\n"
@@ -160,6 +180,12 @@ write("log-bom.log", b"\xef\xbb\xbf" + log(COMPILING, "ptxas info    : Used 32 r
 write("log-control-chars.log",
       log("ptxas info    : Compiling entry function 'evil\x1b]0;title\x07\x1b[2Jname' for 'sm_90'",
           "ptxas info    : Used 32 registers, used 0 barriers"))
+# an archive inside an archive (`ar q big.a inner.a`): read as its members ("0 kernels" before)
+write("archive-nested.a", nested(2, [(b"k.cubin", BASELINE)]))
+# archives nested 5 deep, one more than INSP_ARCHIVE_MAX_DEPTH
+write("archive-nested-5-deep.a", nested(5, [(b"k.cubin", BASELINE)]))
+# a thin archive (its members in other files) as a member
+write("archive-nested-thin.a", ar((b"k.cubin", BASELINE), (b"thin.a", b"!<thin>\n")))
 # a second "functions" after an empty first (issue 21 reported it read): refused, as any key twice
 write("baseline-functions-twice.json",
       b'{"schema":"occ.baseline","version":1,"functions":[],"functions":['
