@@ -469,24 +469,40 @@ static void fill_input(float *host)
     }
 }
 
+/* A word like "580.159.04": digits and dots, starting with a digit, with a dot. */
+static bool is_version_word(const char *word)
+{
+    if (word[0] < '0' || word[0] > '9' || strchr(word, '.') == NULL) {
+        return false;
+    }
+    return strspn(word, "0123456789.") == strlen(word);
+}
+
+/* The kernel module's version from the first line of
+   /proc/driver/nvidia/version (REGS_BENCH_DRIVER_VERSION_FILE names another
+   file, for the test): the first version-like word after "NVRM version:",
+   which the proprietary module prints after "Kernel Module" ("NVIDIA UNIX
+   x86_64 Kernel Module  580.65.06  Sun Jul ...") and the open one after
+   "for x86_64" ("NVIDIA UNIX Open Kernel Module for x86_64  580.159.04
+   Release Build ..."). "" when there is none. */
 static void driver_version_text(char *out, size_t cap)
 {
-    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  ..." */
     copy_cell(out, cap, "");
-    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    const char *path = getenv("REGS_BENCH_DRIVER_VERSION_FILE");
+    FILE *f = fopen(path != NULL ? path : "/proc/driver/nvidia/version", "r");
     if (f == NULL) {
         return;
     }
     char line[512];
     if (fgets(line, sizeof line, f) != NULL) {
-        const char *p = strstr(line, "Kernel Module");
-        if (p != NULL) {
-            p += strlen("Kernel Module");
-            while (*p == ' ') {
-                p++;
+        char *rest = strstr(line, "NVRM version:");
+        char *save = NULL;
+        for (char *word = rest != NULL ? strtok_r(rest, " \t\r\n", &save) : NULL; word != NULL;
+             word = strtok_r(NULL, " \t\r\n", &save)) {
+            if (is_version_word(word)) {
+                copy_cell(out, cap, word);
+                break;
             }
-            size_t len = strcspn(p, " \t\n");
-            snprintf(out, cap, "%.*s", (int)len, p);
         }
     }
     fclose(f);

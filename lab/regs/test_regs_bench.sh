@@ -57,9 +57,19 @@ printf 'not a cubin of any kernel\n' > "$tmp/cubins/stray.cap024.cubin"
 } > "$tmp/kernels.tsv"
 
 export LD_LIBRARY_PATH="$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The driver's version line, as the open kernel module writes it (the H200's
+# of docs/results/regs-h200) and as the proprietary one does.
+echo "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build" \
+    "(dvs-builder@U22-I3-AM02-24-3)  Wed Jul 16 01:21:09 UTC 2025" > "$tmp/open-version"
+echo "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 07:09:45 UTC 2025" \
+    > "$tmp/proprietary-version"
 status=0
-"$bench" --launch-timeout 0.2 --watchdog 10 "$tmp/kernels.tsv" "$tmp/cubins" \
+REGS_BENCH_DRIVER_VERSION_FILE="$tmp/open-version" \
+    "$bench" --launch-timeout 0.2 --watchdog 10 "$tmp/kernels.tsv" "$tmp/cubins" \
     > "$tmp/records.jsonl" 2> "$tmp/stderr.txt" || status=$?
+REGS_BENCH_DRIVER_VERSION_FILE="$tmp/proprietary-version" \
+    "$bench" "$tmp/kernels.tsv" "$tmp/cubins" good_more > "$tmp/proprietary.jsonl" 2> /dev/null ||
+    true
 FAKE_CUDA_NO_GPU=1 "$bench" "$tmp/kernels.tsv" "$tmp/cubins" good > "$tmp/nogpu.jsonl" \
     2> /dev/null && nogpu_status=0 || nogpu_status=$?
 "$bench" "$tmp/kernels.tsv" "$tmp/cubins" nosuch > /dev/null 2>&1 && bad_name=0 || bad_name=$?
@@ -92,6 +102,10 @@ check("exit-0", status == 0, f"exit status {status}")
 check("header-first", records[0]["record"] == "regs_header" and records[0]["device"] == "Fake GPU"
       and records[0]["cubins"] == 18 and records[0]["runs"] == 21)
 check("header-once", sum(r["record"] == "regs_header" for r in records) == 1)
+check("driver-open-module", records[0]["driver"] == "580.159.04", str(records[0]["driver"]))
+proprietary = json.loads(open(f"{tmp}/proprietary.jsonl").readline())
+check("driver-proprietary-module", proprietary.get("driver") == "580.65.06",
+      str(proprietary.get("driver")))
 done = records[-1]
 check("done-last", done["record"] == "regs_done" and done["cubins"] == 18, json.dumps(done))
 check("done-counts", done.get("measured") == 12 and done.get("checked") == 10
