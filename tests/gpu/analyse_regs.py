@@ -309,17 +309,28 @@ def score_kernel(name, kernel, metric, recommended=None, has_recommendation=Fals
     return row
 
 
-def _blocks(kernel, cap):
+# An error record of the first H200 run carries these only in its words:
+# "(40 registers a thread, 4 blocks an SM)".
+ERROR_BLOCKS = re.compile(r"(\d+) blocks an SM")
+ERROR_REGS = re.compile(r"(\d+) registers a thread")
+
+
+def _from_record(kernel, cap, field, words):
     r = kernel["times"].get(cap) or kernel["errors"].get(cap) or {}
-    b = r.get("blocks_per_sm")
-    return b if isinstance(b, int) and b >= 0 else None
+    v = r.get(field)
+    if isinstance(v, int) and v >= 0:
+        return v
+    m = words.search(r.get("error") or "")
+    return int(m.group(1)) if m else None
+
+
+def _blocks(kernel, cap):
+    return _from_record(kernel, cap, "blocks_per_sm", ERROR_BLOCKS)
 
 
 def _regs(kernel, cap, logs):
-    r = kernel["times"].get(cap) or kernel["errors"].get(cap) or {}
-    if isinstance(r.get("regs"), int):
-        return r["regs"]
-    return (logs.get(cap) or {}).get("regs")
+    regs = _from_record(kernel, cap, "regs", ERROR_REGS)
+    return regs if regs is not None else (logs.get(cap) or {}).get("regs")
 
 
 def _spill(logs, cap):

@@ -131,6 +131,18 @@ class AnalyseTest(unittest.TestCase):
         self.assertEqual((occ["cap"], occ["blocks_per_sm"], occ["failure"]), (24, 4, "hangs"))
         self.assertTrue(math.isinf(occ["regret"]))
 
+    def test_blocks_read_from_an_error_message(self):  # regret-8
+        # the first H200 run's hang records said it only in words
+        old = [time_record("k", None, 2.00, 1),
+               {"record": "regs_error", "kernel": "k", "cap": 40, "stage": "hang",
+                "error": "launch 1 did not finish within 2 s (40 registers a thread, 4 blocks "
+                         "an SM): the kernel hangs, and its context is abandoned"},
+               time_record("k", 168, 1.90, 1)]
+        _, _, _, rows, _, _ = ar.analyse(self.files.records(old))
+        occ = rows[0]["occupancy"]
+        self.assertEqual((occ["cap"], occ["blocks_per_sm"], occ["regs"], occ["failure"]),
+                         (40, 4, 40, "hangs"))
+
     def test_unchecked_time_does_not_count(self):  # regret-6
         d = self.rows["delta"]
         self.assertIsNone(d["best_cap"])
