@@ -83,8 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int sm = 0;
     char suffix = 0;
     const char *kind = NULL;
-    if (regs_ptx_extract(copy, size, 90, 0, &ptx, &ptx_size, &sm, &suffix, &kind, NULL) ==
-        OCC_OK) {
+    if (regs_ptx_extract(copy, size, 90, 0, &ptx, &ptx_size, &sm, &suffix, &kind, NULL) == OCC_OK) {
         if (ptx == NULL || ptx[ptx_size] != '\0' || sm > 90) {
             fail("extracted PTX not NUL-terminated, or of another arch");
         }
