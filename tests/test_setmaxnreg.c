@@ -703,6 +703,11 @@ static void plain_test(void **state)
                      OCC_OK);
     assert_false(r.present);
     assert_int_equal(r.region_count, 0);
+    /* a module without setmaxnreg is not searched for the entry */
+    assert_int_equal(insp_setmaxnreg_analyse(ptx.bytes, ptx.size, "not_in_it", NULL, 0, NULL, 0, 10,
+                                             256, 1, NULL, &r, &err),
+                     OCC_OK);
+    assert_false(r.present);
     free(ptx.bytes);
     free(log.bytes);
     free(cubin.bytes);
@@ -803,7 +808,8 @@ static void refusals_test(void **state)
          "PTX: entry 'k' has no closing '}'"},
         {"form-6", ".entry k() { setmaxnreg.dec.sync.aligned.u32 40 }",
          "PTX line 1: instruction 'setmaxnreg.dec.sync.aligned.u32' in entry 'k' has no ';'"},
-        {"form-7", ".entry k();", "PTX line 1: .entry 'k' is declared without a body"},
+        {"form-7", ".entry k();\n.entry j() { setmaxnreg.dec.sync.aligned.u32 40; ret; }",
+         "PTX line 1: .entry 'k' is declared without a body"},
         /* fuzz/corpus/setmaxnreg/hostile-operand-over-lines.ptx: an operand that runs
            over lines is quoted up to its first line's end (the fuzzer found the
            message in two lines) */

@@ -130,8 +130,10 @@ typedef struct insp_setmaxnreg {
  *   block_threads the launch's threads per block (0: the PTX's .reqntid or .maxntid)
  *   blocks_per_sm the launch's resident blocks (0: unknown, one block is checked)
  *   device        the register file (NULL: 64K registers, sm_90 and sm_100)
- * Returns OCC_OK with out->present false where the entry has no setmaxnreg;
- * OCC_ERR_NOT_FOUND where the module has no such entry; OCC_ERR_BAD_FORMAT
+ * Returns OCC_OK with out->present false where the entry has no setmaxnreg
+ * (and, without looking for the entry, where the module has none: occ regs
+ * calls this for every kernel of a module); OCC_ERR_NOT_FOUND where the
+ * module has setmaxnreg but no such entry; OCC_ERR_BAD_FORMAT
  * for a setmaxnreg that breaks the PTX ISA's rules (its count outside
  * 24..256 or not a multiple of 8, no .sync.aligned, neither .inc nor .dec),
  * an entry without a body, or a damaged cubin; OCC_ERR_LIMIT above the

@@ -905,6 +905,7 @@ typedef struct module_scan {
     token smr_funcs[SMR_MAX_SMR_FUNCS];
     int smr_func_count;
     bool smr_funcs_overflow;
+    lexer rest; /* after the entry's body */
 } module_scan;
 
 /* Reads up to three numbers of a directive (".maxntid 384, 1, 1"). */
@@ -956,11 +957,13 @@ static bool skip_body(lexer *lx)
     return has;
 }
 
-static void scan_module(const char *ptx, size_t size, const char *entry, smr_ptx *out,
-                        module_scan *m)
+/* Reads the module's functions from lx on: the entry's directives and body
+   (where entry is not NULL: the scan stops after its body, and m->rest is
+   where to go on), and the .func bodies that hold setmaxnreg. */
+static void scan_module(lexer *start, const char *entry, smr_ptx *out, module_scan *m)
 {
-    lexer lx = {ptx, size, 0, 1};
-    size_t entry_len = strlen(entry);
+    lexer lx = *start;
+    size_t entry_len = entry != NULL ? strlen(entry) : 0;
     int depth = 0;
     for (;;) {
         token t = lex_next(&lx);
@@ -984,7 +987,7 @@ static void scan_module(const char *ptx, size_t size, const char *entry, smr_ptx
         if (name.kind != TOK_WORD) {
             continue;
         }
-        bool ours = is_entry && !m->found && name.len == entry_len &&
+        bool ours = is_entry && entry != NULL && !m->found && name.len == entry_len &&
                     memcmp(name.text, entry, entry_len) == 0;
         int max_threads[3] = {0, 0, 0}, req_threads[3] = {0, 0, 0}, min_blocks[1] = {0},
             max_regs[1] = {0};
@@ -1026,6 +1029,10 @@ static void scan_module(const char *ptx, size_t size, const char *entry, smr_ptx
             memcpy(out->req_threads, req_threads, sizeof req_threads);
             out->min_blocks_per_sm = min_blocks[0];
             out->max_regs = max_regs[0];
+            if (m->has_body) {
+                m->rest = lx; /* a module of many kernels is read once per kernel: stop */
+                return;
+            }
         }
     }
 }
@@ -1659,6 +1666,13 @@ static occ_status analyse_body(reader *r, module_scan *m, int block_threads, smr
     if (st != OCC_OK || out->site_count == 0) {
         return st;
     }
+    /* a .func defined after the entry that it calls: read the rest */
+    for (size_t i = 0; i < r->b.insn_count; i++) {
+        if (r->b.insns[i].kind == INSN_CALL) {
+            scan_module(&m->rest, NULL, out, m);
+            break;
+        }
+    }
     out->block_threads = block_threads > 0               ? block_threads
                          : product(out->req_threads) > 0 ? product(out->req_threads)
                                                          : product(out->max_threads);
@@ -1726,9 +1740,27 @@ occ_status smr_ptx_analyse(const char *ptx, size_t size, const char *entry, int 
         return smr_fail(err, OCC_ERR_LIMIT, -1, "PTX: %zu bytes is above the limit, %u", size,
                         (unsigned)INSP_SMR_MAX_PTX_BYTES);
     }
+    /* most modules hold no setmaxnreg: no entry of theirs needs reading */
+    static const char needle[] = "setmaxnreg";
+    const char *at = ptx;
+    size_t left = size;
+    bool any = false;
+    while (!any && left >= sizeof needle - 1) {
+        const char *s = memchr(at, 's', left - (sizeof needle - 2));
+        if (s == NULL) {
+            break;
+        }
+        any = memcmp(s, needle, sizeof needle - 1) == 0;
+        left -= (size_t)(s - at) + 1;
+        at = s + 1;
+    }
+    if (!any) {
+        return OCC_OK;
+    }
     module_scan m;
     memset(&m, 0, sizeof m);
-    scan_module(ptx, size, entry, out, &m);
+    lexer lx = {ptx, size, 0, 1};
+    scan_module(&lx, entry, out, &m);
     if (!m.found) {
         return smr_fail(err, OCC_ERR_NOT_FOUND, -1, "PTX: no .entry '%s' in the module", entry);
     }
