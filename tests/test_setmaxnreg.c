@@ -765,6 +765,87 @@ static void json_test(void **state)
     free(ptx.bytes);
 }
 
+/* Hand-written entries for the paths the reproducers do not take: a call to
+   a .func that runs setmaxnreg (before and after the entry), an indirect
+   branch, a block of two dimensions, a guarded setmaxnreg, and a group that
+   gives registers back and takes more later. */
+static void paths_test(void **state)
+{
+    (void)state;
+    static const char head[] = ".version 8.0\n.target sm_90a\n.address_size 64\n";
+    static const char role[] = "{\n .reg .pred %p<3>;\n .reg .b32 %r<4>;\n"
+                               " mov.u32 %r1, %tid.x;\n shr.u32 %r2, %r1, 7;\n"
+                               " setp.eq.s32 %p1, %r2, 0;\n";
+    static const struct {
+        const char *id, *before, *dims, *body, *after;
+        insp_smr_answer fits;
+        long long block_budget;
+        const char *note;
+    } paths[] = {
+        {"call-1", ".func helper()\n{\n setmaxnreg.dec.sync.aligned.u32 40;\n ret;\n}\n",
+         "256, 1, 1",
+         " @%p1 bra $P;\n setmaxnreg.inc.sync.aligned.u32 232;\n ret;\n"
+         "$P:\n call helper, ();\n ret;\n}\n",
+         "", INSP_SMR_UNKNOWN, -1, "calls a .func that runs setmaxnreg"},
+        {"call-2", ".func helper();\n", "256, 1, 1",
+         " @%p1 bra $P;\n setmaxnreg.inc.sync.aligned.u32 232;\n ret;\n"
+         "$P:\n call helper, ();\n ret;\n}\n",
+         ".func helper()\n{\n setmaxnreg.dec.sync.aligned.u32 40;\n ret;\n}\n", INSP_SMR_UNKNOWN,
+         -1, "calls a .func that runs setmaxnreg"},
+        {"brx-1", "", "256, 1, 1",
+         " setmaxnreg.inc.sync.aligned.u32 232;\n $T: .branchtargets $A, $B;\n"
+         " brx.idx %r2, $T;\n$A:\n ret;\n$B:\n ret;\n}\n",
+         "", INSP_SMR_UNKNOWN, -1, "indirect branch"},
+        /* %tid.x alone does not give the group: both groups may run both,
+           and (232 + 232) x 128 still fits the register file */
+        {"two-dims-1", "", "128, 2, 1",
+         " @%p1 bra $P;\n setmaxnreg.inc.sync.aligned.u32 232;\n ret;\n"
+         "$P:\n setmaxnreg.dec.sync.aligned.u32 40;\n ret;\n}\n",
+         "", INSP_SMR_YES, 2 * 232 * 128, NULL},
+        /* the guard itself picks the groups: group 0 at 40, group 1 at 232 */
+        {"guarded-1", "", "256, 1, 1",
+         " @%p1 setmaxnreg.dec.sync.aligned.u32 40;\n"
+         " @!%p1 setmaxnreg.inc.sync.aligned.u32 232;\n ret;\n}\n",
+         "", INSP_SMR_YES, (40 + 232) * 128, NULL},
+        /* group 0 gives back to 40, then takes 256: counted at 256, with
+           groups 1 and 2 at 232 more than the 65,536 of the register file */
+        {"sequence-1", "", "384, 1, 1",
+         " @%p1 bra $P;\n setmaxnreg.inc.sync.aligned.u32 232;\n ret;\n"
+         "$P:\n setmaxnreg.dec.sync.aligned.u32 40;\n"
+         " setmaxnreg.inc.sync.aligned.u32 256;\n ret;\n}\n",
+         "", INSP_SMR_NO, (256 + 2 * 232) * 128, "above the SM's 65536"},
+    };
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char ptx[2048];
+        snprintf(ptx, sizeof ptx, "%s%s.visible .entry k()\n.maxntid %s\n%s%s%s", head,
+                 paths[i].before, paths[i].dims, role, paths[i].body, paths[i].after);
+        insp_setmaxnreg r;
+        occ_inspect_error err;
+        if (insp_setmaxnreg_analyse(ptx, strlen(ptx), "k", NULL, 0, NULL, 0, 0, 0, 1, NULL, &r,
+                                    &err) != OCC_OK) {
+            fail_msg("%s: %s", paths[i].id, err.message);
+        }
+        bool note_ok = paths[i].note != NULL ? strstr(r.note, paths[i].note) != NULL : true;
+        if (!r.present || r.fits != paths[i].fits || r.block_budget_regs != paths[i].block_budget ||
+            !note_ok) {
+            fail_msg("%s: fits %s, block budget %lld, note '%s'; expected %s, %lld, '%s'",
+                     paths[i].id, answer_name(r.fits), r.block_budget_regs, r.note,
+                     answer_name(paths[i].fits), paths[i].block_budget,
+                     paths[i].note != NULL ? paths[i].note : "");
+        }
+        if (strcmp(paths[i].id, "two-dims-1") == 0) {
+            for (int g = 0; g < r.region_count; g++) {
+                assert_false(r.regions[g].groups_exact); /* JSON null */
+            }
+        }
+        if (strcmp(paths[i].id, "guarded-1") == 0) {
+            assert_int_equal(r.region_count, 2);
+            assert_true(r.regions[0].groups_exact && r.regions[0].warp_groups == G(0));
+            assert_true(r.regions[1].groups_exact && r.regions[1].warp_groups == G(1));
+        }
+    }
+}
+
 /* Counts the PTX ISA refuses, each with its line and the rule. */
 static void refusals_test(void **state)
 {
@@ -1141,8 +1222,8 @@ static void encoding_test(void **state)
 int main(void)
 {
     const struct CMUnitTest plain[] = {
-        cmocka_unit_test(cases_test),    cmocka_unit_test(plain_test), cmocka_unit_test(json_test),
-        cmocka_unit_test(refusals_test), cmocka_unit_test(sass_test),
+        cmocka_unit_test(cases_test), cmocka_unit_test(plain_test),    cmocka_unit_test(json_test),
+        cmocka_unit_test(paths_test), cmocka_unit_test(refusals_test), cmocka_unit_test(sass_test),
     };
     int failed = cmocka_run_group_tests_name("setmaxnreg", plain, NULL, NULL);
     occ_inspect_error err;
