@@ -230,6 +230,28 @@ static const smr_case cases[] = {
      2,
      "",
      NULL},
+    /* pool_edge.cu: (48 + 2 x 232) x 128 = 65,536 fits the register file but
+       not the block's 168 x 384 = 64,512 (it deadlocks on an H200:
+       docs/results/setmaxnreg-h200) */
+    {"pool-edge-1",
+     "pool_edge.ptx",
+     "pool_edge",
+     "pool_edge.log",
+     "pool_edge.cubin",
+     168,
+     0,
+     1,
+     3,
+     {{INSP_SMR_INC, 232, G(1) | G(2)}, {INSP_SMR_DEC, 48, G(0)}},
+     {0, 0, 0},
+     (48 + 2 * 232) * 128,
+     (48 + 2 * 232) * 128,
+     168 * 384,
+     INSP_SMR_NO,
+     INSP_SMR_YES,
+     2,
+     "",
+     "above the 64512 it holds at entry"},
     /* oversubscribed.cu: (40 + 3 x 240) x 128 = 97,280 per block, x 2 blocks;
        the pool is 64 x 512 */
     {"oversubscribed-1",

@@ -35,7 +35,7 @@ trap 'rm -rf "$work"' EXIT
 status=0
 # kernel, threads, occ's fits at the launch's blocks per SM (the test's cases)
 for row in "fits 384 true" "cutlass_style 384 true" "tid_compare 384 true" \
-           "oversubscribed 512 false" "idle_group 512 false"; do
+           "pool_edge 384 false" "oversubscribed 512 false" "idle_group 512 false"; do
     set -- $row
     nvcc -std=c++17 -O2 -gencode arch=compute_${arch#sm_},code=$arch -I"$root/tests/data/setmaxnreg" \
         -DKERNEL_FILE="\"$1.cu\"" -DKERNEL="$1" -DTHREADS="$2" \
