@@ -1203,6 +1203,121 @@ static void batch_optional_columns_test(void **state)
     assert_csv_error(&row, "barriers: '17' is above the maximum, 16");
 }
 
+/* A passed-through field is echoed as csv.h's writer quotes: where it holds a comma, quote,
+   line break or an edge space or tab, its quotes doubled; otherwise bare, even where the
+   input quoted it. The rows are built as one output line in memory (calc_batch.c), so
+   this holds that line to the rules field by field, a long field included. */
+typedef struct echo_case {
+    const char *input; /* the note column as the input has it */
+    const char *echo;  /* as the output must have it */
+} echo_case;
+
+static void batch_echo_test(void **state)
+{
+    (void)state;
+    static char long_in[4000];
+    static char long_out[4000];
+    /* 1,800 quotes, doubled in the input: 3,602 bytes of a 4,096-byte record */
+    long_in[0] = long_out[0] = '"';
+    for (int i = 1; i <= 3600; i++) {
+        long_in[i] = long_out[i] = '"';
+    }
+    long_in[3601] = long_out[3601] = '"';
+    static const echo_case cases[] = {
+        {"plain", "plain"},
+        {"\"quoted plain\"", "quoted plain"},
+        {"  trimmed  ", "trimmed"},
+        {"\"a,b\"", "\"a,b\""},
+        {"\"say \"\"hi\"\"\"", "\"say \"\"hi\"\"\""},
+        {"\" edge\"", "\" edge\""},
+        {"\"edge\t\"", "\"edge\t\""},
+        {"\"two\nlines\"", "\"two\nlines\""},
+        {"\"carriage\rreturn\"", "\"carriage\rreturn\""},
+        {"", ""},
+        {long_in, long_out},
+    };
+    char input[8192];
+    char expect[8192];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(input, sizeof input, "note,%s\n%s,H200,256,64,0,0,\n", BATCH_HEADER,
+                 cases[i].input);
+        assert_int_equal(OCC(input, "calc", "--batch", "-"), EXIT_OK);
+        snprintf(expect, sizeof expect, "%s,H200,256,64,0,0,,", cases[i].echo);
+        const char *row = strchr(last.out, '\n');
+        assert_non_null(row);
+        if (!starts_with(row + 1, expect)) {
+            fail_msg("case %zu: '%.60s' echoed as '%.60s', not '%.60s'", i, cases[i].input, row + 1,
+                     expect);
+        }
+    }
+    /* a row of 64 fields, the most stored, each echoed in its place */
+    char header[1024] = BATCH_HEADER;
+    char line[1024] = "H200,256,64,0,0,";
+    for (int c = 6; c < 64; c++) {
+        snprintf(header + strlen(header), sizeof header - strlen(header), ",n%d", c);
+        snprintf(line + strlen(line), sizeof line - strlen(line), ",\"v,%d\"", c);
+    }
+    snprintf(input, sizeof input, "%s\n%s\n", header, line);
+    assert_int_equal(OCC(input, "calc", "--batch", "-"), EXIT_OK);
+    char out_line[4096];
+    line_at(last.out, 1, out_line, sizeof out_line);
+    assert_true(starts_with(out_line, line));
+}
+
+/* The occupancy column is "%.6g" of libocc's occupancy on every row, exactly: the batch
+   prints each distinct value once and reuses its text, which must never be another
+   value's. Rows on three GPUs, each configuration twice. */
+static void batch_occupancy_text_test(void **state)
+{
+    (void)state;
+    static const char *const gpus[] = {"H200", "T4", "sm_61"};
+    static const int regs[] = {0, 24, 40, 64, 96, 128, 168, 255};
+    size_t cap = 1 << 20;
+    char *input = malloc(cap);
+    assert_non_null(input);
+    size_t o = (size_t)snprintf(input, cap, "%s\n", BATCH_HEADER);
+    int rows = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int g = 0; g < 3; g++) {
+            for (int t = 32; t <= 1024; t += 32) {
+                for (size_t r = 0; r < sizeof regs / sizeof regs[0]; r++) {
+                    o += (size_t)snprintf(input + o, cap - o, "%s,%d,%d,0,%d,\n", gpus[g], t,
+                                          regs[r], 1000 * t % 40000);
+                    rows++;
+                }
+            }
+        }
+    }
+    assert_int_equal(OCC(input, "calc", "--batch", "-"), EXIT_OK);
+    assert_int_equal(line_count(last.out), rows + 1);
+    char line[1024];
+    int row = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int g = 0; g < 3; g++) {
+            occ_device d;
+            assert_int_equal(occ_gpu_find(gpus[g], &d, NULL), OCC_OK);
+            for (int t = 32; t <= 1024; t += 32) {
+                for (size_t r = 0; r < sizeof regs / sizeof regs[0]; r++) {
+                    occ_kernel k =
+                        kernel_of(t, 1, regs[r], 0, 1000 * t % 40000, OCC_CARVEOUT_DEFAULT);
+                    occ_result res;
+                    assert_int_equal(occ_calc(&d, &k, &res, NULL), OCC_OK);
+                    char text[32];
+                    snprintf(text, sizeof text, "%.6g", res.occupancy);
+                    csv_row fields;
+                    csv_split(line_at(last.out, row, line, sizeof line), &fields);
+                    if (strcmp(fields.field[6 + 2], text) != 0) {
+                        fail_msg("row %d (%s): occupancy '%s', not '%s'", row, line,
+                                 fields.field[6 + 2], text);
+                    }
+                    row++;
+                }
+            }
+        }
+    }
+    free(input);
+}
+
 typedef struct batch_fail_case {
     const char *input;    /* stdin; NULL: read a missing file */
     const char *fragment; /* the message contains this */
@@ -1244,6 +1359,8 @@ static const struct CMUnitTest batch_tests[] = {
     {"batch-rectangular-1", batch_rectangular_test, NULL, NULL, NULL},
     {"batch-quoted-1", batch_quoted_test, NULL, NULL, NULL},
     {"batch-launch-bounds-1", batch_launch_bounds_warning_test, NULL, NULL, NULL},
+    {"batch-echo-1", batch_echo_test, NULL, NULL, NULL},
+    {"batch-occupancy-text-1", batch_occupancy_text_test, NULL, NULL, NULL},
     BATCH_FAIL_CASE("batch-fail-1", "", "<stdin>: is empty"),
     BATCH_FAIL_CASE("batch-fail-2", "\n\n", "<stdin>: is empty"),
     BATCH_FAIL_CASE("batch-fail-3", "gpu,threads,regs,smem,dyn_smem\nH200,256,0,0,0\n",

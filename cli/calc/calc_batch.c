@@ -33,6 +33,17 @@ static const char *const column_names[COL_KNOWN] = {
 #define RESULT_COLUMNS 11  /* blocks_per_sm .. error */
 /* Rows between checks that the output still takes what is written. */
 #define WRITE_CHECK_ROWS 4096
+/* A row's output: the longest record's fields, every byte a doubled quote,
+   with their quotes and commas, then the results. */
+#define LINE_BUF_BYTES (2 * CSV_BUFFER_BYTES(CSV_MAX_RECORD_BYTES, CSV_MAX_FIELDS) + 512)
+/* Occupancies printed before, by their bits: "%.6g" took a sixth of the
+   run, and a batch has few distinct values (a warp count over the SM's). */
+#define OCCUPANCY_CACHE_SLOTS 256 /* a power of two */
+#define LIMITER_NAMES_BYTES 96
+#define LIMITER_SETS (OCC_LIMITER_BARRIERS << 1) /* every set of occ_limiter bits */
+/* The result columns at their longest: ten ints, the occupancy, the limiter
+   names and the launch-bounds warning. */
+#define RESULT_BYTES 384
 
 /* Every distinct GPU name a batch names, found once: a batch usually names
    one or two, and an unknown name costs a search for the closest ones. */
@@ -103,6 +114,79 @@ static bool cached_gpu(gpu_cache *c, const char *name, occ_device *out, char *ms
     return found;
 }
 
+/* A row's output line, built in memory and written with one fwrite: a row
+   written a field at a time through stdio took a third to a half of the run
+   (docs/results/calc-batch-speed.md; every fputs and fputc takes the
+   stream's lock once the reader's thread exists). */
+typedef struct out_line {
+    char *p;                   /* the next byte */
+    char text[LINE_BUF_BYTES]; /* one row's echo and results, or part of a long one */
+} out_line;
+
+static void line_flush(out_line *l, FILE *out)
+{
+    fwrite(l->text, 1, (size_t)(l->p - l->text), out);
+    l->p = l->text;
+}
+
+/* Room for `bytes` more: what the line holds is written out first where
+   they would not fit (a record near its 4,096-byte limit, quoted). */
+static void line_room(out_line *l, FILE *out, size_t bytes)
+{
+    if ((size_t)(l->text + sizeof l->text - l->p) < bytes) {
+        line_flush(l, out);
+    }
+}
+
+/* A field as csv_put_field writes it: quoted where it holds a comma, quote,
+   line break or edge space, each quote doubled. */
+static void line_field(out_line *l, FILE *out, const char *text)
+{
+    size_t n = 0;
+    bool quote = false;
+    for (; text[n] != '\0'; n++) {
+        char c = text[n];
+        quote |= c == ',' || c == '"' || c == '\r' || c == '\n';
+    }
+    quote |=
+        n > 0 && (text[0] == ' ' || text[0] == '\t' || text[n - 1] == ' ' || text[n - 1] == '\t');
+    if (!quote) {
+        if (n > sizeof l->text) {
+            line_flush(l, out);
+            fwrite(text, 1, n, out);
+            return;
+        }
+        line_room(l, out, n);
+        memcpy(l->p, text, n);
+        l->p += n;
+        return;
+    }
+    line_room(l, out, 1);
+    *l->p++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        line_room(l, out, 2);
+        if (text[i] == '"') {
+            *l->p++ = '"';
+        }
+        *l->p++ = text[i];
+    }
+    line_room(l, out, 1);
+    *l->p++ = '"';
+}
+
+/* The row's fields as CSV, padded with empty ones or cut to the header's
+   count, so that the output stays rectangular. */
+static void echo_fields(out_line *l, FILE *out, csv_reader *r, int columns)
+{
+    for (int i = 0; i < columns; i++) {
+        if (i > 0) {
+            line_room(l, out, 1);
+            *l->p++ = ',';
+        }
+        line_field(l, out, csv_field(r, i)); /* "" past the fields stored */
+    }
+}
+
 typedef struct batch_state {
     int column_of[COL_KNOWN]; /* input column index of each known column, or -1 */
     int columns;              /* fields in the header */
@@ -111,6 +195,14 @@ typedef struct batch_state {
     long long bad_rows;
     char first_error[512];
     csv_reader csv;
+    struct {
+        uint64_t bits; /* the double's bits; text[0] == 0: empty */
+        char text[24]; /* ",%.6g" of it */
+    } occupancy[OCCUPANCY_CACHE_SLOTS];
+    /* calc_limiter_list of each set of occ_limiter bits, made once */
+    char limiter_names[LIMITER_SETS][LIMITER_NAMES_BYTES];
+    bool limiter_named[LIMITER_SETS];
+    out_line line;
 } batch_state;
 
 static bool parse_header(batch_state *s, const char *name, const cli_io *io, cli_error *err)
@@ -221,20 +313,9 @@ static bool row_to_launch(batch_state *s, occ_device *dev, occ_kernel *k, char *
     return true;
 }
 
-/* The row's fields as CSV, padded with empty ones or cut to the header's
-   count, so that the output stays rectangular. */
-static void echo_fields(FILE *out, csv_reader *r, int columns)
-{
-    for (int i = 0; i < columns; i++) {
-        if (i > 0) {
-            fputc(',', out);
-        }
-        csv_put_field(out, csv_field(r, i)); /* "" past the fields stored */
-    }
-}
-
 static void bad_row(batch_state *s, const char *msg, const cli_io *io)
 {
+    line_flush(&s->line, io->out);
     fputs(",,,,,,,,,,,", io->out); /* the result columns stay empty */
     csv_put_field_quoted(io->out, msg, true);
     fputc('\n', io->out);
@@ -266,6 +347,40 @@ static char *put_int(char *p, int value)
     return p;
 }
 
+/* Appends ",%.6g" of the occupancy, printed once per distinct value. */
+static char *put_occupancy(batch_state *s, char *p, double occupancy)
+{
+    uint64_t bits;
+    memcpy(&bits, &occupancy, sizeof bits);
+    size_t at = (size_t)((bits * 0x9E3779B97F4A7C15ull) >> 56) & (OCCUPANCY_CACHE_SLOTS - 1);
+    if (s->occupancy[at].text[0] == '\0' || s->occupancy[at].bits != bits) {
+        snprintf(s->occupancy[at].text, sizeof s->occupancy[at].text, ",%.6g", occupancy);
+        s->occupancy[at].bits = bits;
+    }
+    size_t len = strlen(s->occupancy[at].text);
+    memcpy(p, s->occupancy[at].text, len);
+    return p + len;
+}
+
+/* Appends calc_limiter_list's names for the bits, made once per set. */
+static char *put_limiters(batch_state *s, char *p, unsigned limiters)
+{
+    char own[LIMITER_NAMES_BYTES];
+    const char *names;
+    if (limiters < LIMITER_SETS) {
+        if (!s->limiter_named[limiters]) {
+            calc_limiter_list(limiters, s->limiter_names[limiters], LIMITER_NAMES_BYTES);
+            s->limiter_named[limiters] = true;
+        }
+        names = s->limiter_names[limiters];
+    } else {
+        names = calc_limiter_list(limiters, own, sizeof own);
+    }
+    size_t len = strlen(names);
+    memcpy(p, names, len);
+    return p + len;
+}
+
 static void process_row(batch_state *s, const cli_io *io)
 {
     csv_reader *r = &s->csv;
@@ -276,7 +391,7 @@ static void process_row(batch_state *s, const cli_io *io)
     occ_error err;
     bool ok = false;
     s->rows++;
-    echo_fields(io->out, r, s->columns);
+    echo_fields(&s->line, io->out, r, s->columns);
     if (r->has_nul) {
         snprintf(msg, sizeof msg, "a field holds a NUL byte (shown as \\0)");
     } else if (r->unclosed_quote) {
@@ -297,21 +412,17 @@ static void process_row(batch_state *s, const cli_io *io)
         bad_row(s, msg, io);
         return;
     }
-    char out[384];
-    char *p = put_int(out, r_calc.blocks_per_sm);
+    line_room(&s->line, io->out, RESULT_BYTES);
+    char *p = put_int(s->line.p, r_calc.blocks_per_sm);
     p = put_int(p, r_calc.warps_per_sm);
-    p += snprintf(p, 32, ",%.6g", r_calc.occupancy);
+    p = put_occupancy(s, p, r_calc.occupancy);
     p = put_int(p, r_calc.limit_warps);
     p = put_int(p, r_calc.limit_blocks);
     p = put_int(p, r_calc.limit_registers);
     p = put_int(p, r_calc.limit_shared_mem);
     p = put_int(p, r_calc.limit_barriers);
     *p++ = ',';
-    char limiters[96];
-    calc_limiter_list(r_calc.limiters, limiters, sizeof limiters);
-    size_t len = strlen(limiters);
-    memcpy(p, limiters, len);
-    p += len;
+    p = put_limiters(s, p, r_calc.limiters);
     *p++ = ',';
     if (r_calc.exceeds_launch_bounds) {
         /* The driver's occupancy API ignores launch bounds, so the numbers
@@ -321,7 +432,8 @@ static void process_row(batch_state *s, const cli_io *io)
     }
     *p++ = ',';
     *p++ = '\n';
-    fwrite(out, 1, (size_t)(p - out), io->out);
+    s->line.p = p;
+    line_flush(&s->line, io->out);
 }
 
 int calc_batch(const char *path, const cli_io *io)
@@ -338,6 +450,7 @@ int calc_batch(const char *path, const cli_io *io)
         }
         return cli_fail(io, "calc", EXIT_DATA, "out of memory");
     }
+    s->line.p = s->line.text;
     if (!csv_init(&s->csv, in, CSV_MAX_RECORD_BYTES, CSV_MAX_FIELDS)) {
         csv_free(&s->csv);
         free(s);
@@ -373,7 +486,8 @@ int calc_batch(const char *path, const cli_io *io)
             if (!parse_header(s, name, io, &err)) {
                 break;
             }
-            echo_fields(io->out, &s->csv, s->columns);
+            echo_fields(&s->line, io->out, &s->csv, s->columns);
+            line_flush(&s->line, io->out);
             fputs(",blocks_per_sm,warps_per_sm,occupancy,limit_warps,limit_blocks,"
                   "limit_registers,limit_shared_mem,limit_barriers,limiter,warning,error\n",
                   io->out);
@@ -383,7 +497,7 @@ int calc_batch(const char *path, const cli_io *io)
         if (st == CSV_TOO_LONG) {
             char msg[128];
             s->rows++;
-            echo_fields(io->out, &s->csv, s->columns); /* no field kept: empty ones */
+            echo_fields(&s->line, io->out, &s->csv, s->columns); /* no field kept: empty ones */
             snprintf(msg, sizeof msg, "the record is longer than %d bytes; not read",
                      CSV_MAX_RECORD_BYTES);
             bad_row(s, msg, io);
