@@ -868,6 +868,78 @@ static void paths_test(void **state)
     }
 }
 
+/* An exit the whole block takes before any setmaxnreg (`if (n < N)
+   return;` on a kernel parameter, as ws_gemm_nolb.cu has it) holds no
+   budget: every warp leaves there, none waits. 384 threads, 168 at entry
+   (a pool of 64,512); group 0 dec 40, groups 1-2 inc 232 (64,512). The
+   exit counts where the warps may part ways before it: a value of one
+   thread (global memory), a call's result read through .param, or a
+   kernel parameter tested by one group alone. */
+static void block_exit_test(void **state)
+{
+    (void)state;
+    static const char head[] = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                               ".func (.param .b32 out) value()\n{\n st.param.b32 [out], 1;\n"
+                               " ret;\n}\n"
+                               ".visible .entry k(.param .u32 k_param_0, .param .u64 k_param_1)\n"
+                               ".maxntid 384, 1, 1\n{\n .reg .pred %p<4>;\n .reg .b32 %r<6>;\n"
+                               " .reg .b64 %rd<2>;\n";
+    static const char split[] = " mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 128;\n"
+                                " @%p1 bra $PRODUCER;\n";
+    static const char roles[] = " setmaxnreg.inc.sync.aligned.u32 232;\n ret;\n"
+                                "$PRODUCER:\n setmaxnreg.dec.sync.aligned.u32 40;\n"
+                                " bra.uni $OUT;\n$OUT:\n ret;\n}\n";
+    static const struct {
+        const char *id, *before_split, *after_split;
+        insp_smr_answer fits;
+        long long block_budget;
+    } exits[] = {
+        {"block-exit-1",
+         " ld.param.u32 %r3, [k_param_0];\n setp.lt.s32 %p2, %r3, 16;\n"
+         " @%p2 bra $OUT;\n",
+         "", INSP_SMR_YES, (40 + 2 * 232) * 128},
+        {"block-exit-2",
+         " mov.u32 %r3, %ctaid.x;\n add.s32 %r4, %r3, 1;\n"
+         " setp.ge.u32 %p2, %r4, 100;\n @%p2 bra $OUT;\n",
+         "", INSP_SMR_YES, (40 + 2 * 232) * 128},
+        {"block-exit-3",
+         " ld.param.u64 %rd1, [k_param_1+0];\n ld.global.u32 %r3, [%rd1];\n"
+         " setp.lt.s32 %p2, %r3, 16;\n @%p2 bra $OUT;\n",
+         "", INSP_SMR_UNKNOWN, (168 + 2 * 232) * 128},
+        {"block-exit-4",
+         " {\n .param .b32 r;\n call (r), value, ();\n ld.param.b32 %r3, [r];\n"
+         " }\n setp.lt.s32 %p2, %r3, 16;\n @%p2 bra $OUT;\n",
+         "", INSP_SMR_UNKNOWN, (168 + 2 * 232) * 128},
+        /* the producer alone tests the parameter: it may leave at 168 while the
+           consumers take 232 */
+        {"block-exit-5", "", "", INSP_SMR_UNKNOWN, (168 + 2 * 232) * 128},
+    };
+    for (size_t i = 0; i < sizeof exits / sizeof exits[0]; i++) {
+        char ptx[2048];
+        if (strcmp(exits[i].id, "block-exit-5") == 0) {
+            snprintf(ptx, sizeof ptx,
+                     "%s%s setmaxnreg.inc.sync.aligned.u32 232;\n ret;\n$PRODUCER:\n"
+                     " ld.param.u32 %%r3, [k_param_0];\n setp.lt.s32 %%p2, %%r3, 16;\n"
+                     " @%%p2 bra $OUT;\n setmaxnreg.dec.sync.aligned.u32 40;\n$OUT:\n ret;\n}\n",
+                     head, split);
+        } else {
+            snprintf(ptx, sizeof ptx, "%s%s%s%s%s", head, exits[i].before_split, split,
+                     exits[i].after_split, roles);
+        }
+        insp_setmaxnreg r;
+        occ_inspect_error err;
+        if (insp_setmaxnreg_analyse(ptx, strlen(ptx), "k", NULL, 0, NULL, 0, 168, 384, 1, NULL, &r,
+                                    &err) != OCC_OK) {
+            fail_msg("%s: %s", exits[i].id, err.message);
+        }
+        if (!r.present || r.fits != exits[i].fits || r.block_budget_regs != exits[i].block_budget) {
+            fail_msg("%s: fits %s, block budget %lld, note '%s'; expected %s, %lld", exits[i].id,
+                     answer_name(r.fits), r.block_budget_regs, r.note, answer_name(exits[i].fits),
+                     exits[i].block_budget);
+        }
+    }
+}
+
 /* Counts the PTX ISA refuses, each with its line and the rule. */
 static void refusals_test(void **state)
 {
@@ -1244,8 +1316,10 @@ static void encoding_test(void **state)
 int main(void)
 {
     const struct CMUnitTest plain[] = {
-        cmocka_unit_test(cases_test), cmocka_unit_test(plain_test),    cmocka_unit_test(json_test),
-        cmocka_unit_test(paths_test), cmocka_unit_test(refusals_test), cmocka_unit_test(sass_test),
+        cmocka_unit_test(cases_test),      cmocka_unit_test(plain_test),
+        cmocka_unit_test(json_test),       cmocka_unit_test(paths_test),
+        cmocka_unit_test(block_exit_test), cmocka_unit_test(refusals_test),
+        cmocka_unit_test(sass_test),
     };
     int failed = cmocka_run_group_tests_name("setmaxnreg", plain, NULL, NULL);
     occ_inspect_error err;

@@ -14,12 +14,18 @@
  *    join of all its definitions iterated to a fixed point: %tid.x itself,
  *    one value per warp (a constant, or what an operation on %tid.x gives
  *    every thread of a warp alike, found by evaluating it for each thread),
- *    or unknown. A predicate is 0 or 1 per warp.
+ *    one value for the whole block that is not known (a kernel parameter,
+ *    %ctaid, and what operations on such values give), or unknown. A
+ *    predicate is 0 or 1 per warp.
  * 2. Paths. The control-flow graph is walked from the entry carrying, per
  *    warp, the set of register counts it may hold (bit 0: the count at
  *    entry; bit k: 8k registers). A branch on a predicate known per warp
  *    sends each warp its own way; any other branch sends it both ways and
- *    marks it uncertain, so what is reported is what may happen.
+ *    marks it uncertain, so what is reported is what may happen. Bit 1
+ *    (SMR_HELD_BLOCK_AT_ENTRY) is the count at entry while every warp of the
+ *    block is still on one path, which only branches the whole block takes
+ *    alike keep: an exit there (`if (n < N) return;` on a kernel parameter)
+ *    is one every warp takes before any setmaxnreg, and holds no budget.
  *
  * The PTX is read as text, every read checked against its size; memory is
  * bounded by SMR_MAX_INSTRUCTIONS and INSP_SMR_MAX_REGISTER_NAMES.
@@ -289,7 +295,8 @@ typedef enum opnd_kind {
     OPND_REG,       /* a name: a register, a label, a function */
     OPND_TID_X,     /* %tid.x */
     OPND_NOT_REG,   /* !%p */
-    OPND_PAIR       /* %p|%q */
+    OPND_PAIR,      /* %p|%q */
+    OPND_BLOCK_SREG /* a special register every thread of a block reads alike: %ctaid.x, ... */
 } opnd_kind;
 
 typedef struct operand {
@@ -307,7 +314,8 @@ typedef enum insn_kind {
     INSN_BRX,       /* brx.idx: an indirect branch */
     INSN_END,       /* ret, exit, trap */
     INSN_CALL,      /* call */
-    INSN_SMR        /* setmaxnreg */
+    INSN_SMR,       /* setmaxnreg */
+    INSN_LD_PARAM   /* ld.param: a kernel parameter where it names one of the entry's */
 } insn_kind;
 
 typedef enum value_op {
@@ -488,6 +496,8 @@ static void decode_opcode(insn *in, const char *op, size_t len)
         in->kind = INSN_END;
     } else if (part_is(&p, 0, "call")) {
         in->kind = INSN_CALL;
+    } else if (part_is(&p, 0, "ld") && part_is(&p, 1, "param")) {
+        in->kind = INSN_LD_PARAM;
     } else if (in_list(&p, no_write)) {
         in->kind = INSN_NO_WRITE;
     }
@@ -585,6 +595,31 @@ static occ_status intern(reader *r, token t, int32_t *id)
     return *id < 0 ? out_of_memory(r) : OCC_OK;
 }
 
+/* PTX ISA, "Special Registers": the ones every thread of a block reads
+   alike (the block's index and the grid's and block's shapes). */
+static bool block_special_register(token t)
+{
+    static const char *const names[] = {"%ctaid",
+                                        "%nctaid",
+                                        "%ntid",
+                                        "%clusterid",
+                                        "%nclusterid",
+                                        "%cluster_ctaid",
+                                        "%cluster_nctaid",
+                                        "%cluster_ctarank",
+                                        "%cluster_nctarank",
+                                        "%gridid",
+                                        NULL};
+    for (int i = 0; names[i] != NULL; i++) {
+        size_t n = strlen(names[i]);
+        if (t.len >= n && memcmp(t.text, names[i], n) == 0 &&
+            (t.len == n || (t.len == n + 2 && t.text[n] == '.'))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Classifies an operand from its first (up to) three tokens. */
 static occ_status classify_operand(reader *r, operand *o, const token *tokens, int count)
 {
@@ -595,6 +630,8 @@ static occ_status classify_operand(reader *r, operand *o, const token *tokens, i
             o->kind = OPND_LITERAL;
         } else if (tok_is(tokens[0], "%tid.x")) {
             o->kind = OPND_TID_X;
+        } else if (block_special_register(tokens[0])) {
+            o->kind = OPND_BLOCK_SREG;
         } else if (is_name_start(tokens[0].text[0])) {
             o->kind = OPND_REG;
             return intern(r, tokens[0], &o->reg);
@@ -902,6 +939,8 @@ typedef struct module_scan {
     bool has_body;
     lexer body; /* just after the entry's '{' */
     int entry_line;
+    const char *params; /* the entry's parameter list, "(...)" */
+    size_t params_len;
     token smr_funcs[SMR_MAX_SMR_FUNCS];
     int smr_func_count;
     bool smr_funcs_overflow;
@@ -998,6 +1037,10 @@ static void scan_module(lexer *start, const char *entry, smr_ptx *out, module_sc
             }
             if (tok_punct(d, '(')) {
                 skip_group(&lx, '(', ')');
+                if (ours) {
+                    m->params = d.text;
+                    m->params_len = lx.pos - (size_t)(d.text - lx.text);
+                }
             } else if (tok_is(d, ".maxntid")) {
                 read_dims(&lx, max_threads, 3);
             } else if (tok_is(d, ".reqntid")) {
@@ -1041,7 +1084,9 @@ static void scan_module(lexer *start, const char *entry, smr_ptx *out, module_sc
 /* Values                                                                   */
 /* ------------------------------------------------------------------------ */
 
-typedef enum value_kind { V_NONE = 0, V_TID, V_WARP, V_TOP } value_kind;
+/* V_BLOCK: one value every thread of the block shares, not known (a kernel
+   parameter, %ctaid.x). */
+typedef enum value_kind { V_NONE = 0, V_TID, V_WARP, V_TOP, V_BLOCK } value_kind;
 
 /* An abstract value: V_WARP holds one value per warp. */
 typedef struct aval {
@@ -1058,6 +1103,9 @@ typedef struct values {
     int warps;
     int threads;
     bool tid_tracked;
+    const char *ptx;    /* the module, for ld.param's address */
+    const char *params; /* the entry's parameter list; NULL: unknown */
+    size_t params_len;
 } values;
 
 static int64_t norm(int64_t v, int width, bool is_signed)
@@ -1083,6 +1131,8 @@ static void read_operand(const values *vs, const operand *o, int width, bool is_
         }
     } else if (o->kind == OPND_TID_X) {
         out->kind = vs->tid_tracked ? V_TID : V_TOP;
+    } else if (o->kind == OPND_BLOCK_SREG) {
+        out->kind = V_BLOCK;
     } else if (o->kind == OPND_REG && vs->written[o->reg]) {
         out->kind = vs->kind[o->reg];
         if (out->kind == V_WARP) {
@@ -1165,6 +1215,55 @@ static bool apply(const insn *in, int64_t a, int64_t b, int64_t c, int64_t *out)
     return true;
 }
 
+/* Whether a value is the same in every thread of the block: V_BLOCK, or
+   V_WARP with one value in every warp (a constant). */
+static bool block_wide(const values *vs, const aval *a)
+{
+    if (a->kind == V_BLOCK) {
+        return true;
+    }
+    if (a->kind != V_WARP) {
+        return false;
+    }
+    for (int w = 1; w < vs->warps; w++) {
+        if (a->v[w] != a->v[0]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether ld.param's address operand ("[name]", "[name+8]") names one of
+   the entry's own parameters, which every thread reads alike (a .param
+   declared in the body, a call's argument or result, is not one). */
+static bool reads_entry_param(const values *vs, const operand *addr)
+{
+    if (vs->params == NULL || addr->kind != OPND_OTHER || addr->len < 3 ||
+        vs->ptx[addr->offset] != '[') {
+        return false;
+    }
+    const char *name = vs->ptx + addr->offset + 1;
+    size_t left = addr->len - 1, n = 0;
+    while (n < left && (name[n] == ' ' || name[n] == '\t')) {
+        name++;
+        left--;
+    }
+    while (n < left && word_char(name[n])) {
+        n++;
+    }
+    if (n == 0 || name[0] == '%') {
+        return false; /* a register holding an address */
+    }
+    for (size_t i = 0; i + n <= vs->params_len; i++) {
+        const char *at = vs->params + i;
+        if (memcmp(at, name, n) == 0 && (i == 0 || !word_char(at[-1])) &&
+            (i + n == vs->params_len || !word_char(at[n]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Evaluates an instruction for every thread where an input is %tid.x, for
    every warp otherwise; a result that differs between a warp's threads is
    unknown. res2: setp's second predicate (q in p|q). */
@@ -1208,6 +1307,13 @@ static void evaluate(const values *vs, const body *b, const insn *in, aval *res,
         return;
     }
     if (in_a.kind == V_TOP || in_b.kind == V_TOP || in_c.kind == V_TOP || in_c.kind == V_TID) {
+        return;
+    }
+    if (in_a.kind == V_BLOCK || in_b.kind == V_BLOCK || in_c.kind == V_BLOCK) {
+        /* one value for the block where every other input is one too */
+        if (block_wide(vs, &in_a) && block_wide(vs, &in_b) && block_wide(vs, &in_c)) {
+            res->kind = res2->kind = V_BLOCK;
+        }
         return;
     }
     if (in->op == OP_SHFL) {
@@ -1311,7 +1417,8 @@ static bool settle_values(values *vs, const body *b, bool *converged)
     for (size_t i = 0; i < b->insn_count; i++) {
         const insn *in = &b->insns[i];
         for (uint32_t d = 0; d < in->dst_count; d++) {
-            if (in->kind == INSN_OTHER || in->kind == INSN_VALUE || in->kind == INSN_CALL) {
+            if (in->kind == INSN_OTHER || in->kind == INSN_VALUE || in->kind == INSN_CALL ||
+                in->kind == INSN_LD_PARAM) {
                 vs->written[b->dsts[in->dst_first + d]] = true;
             }
         }
@@ -1324,6 +1431,19 @@ static bool settle_values(values *vs, const body *b, bool *converged)
             if (in->kind == INSN_OTHER || in->kind == INSN_CALL) {
                 for (uint32_t d = 0; d < in->dst_count; d++) {
                     set_top(vs, b->dsts[in->dst_first + d], &changed);
+                }
+                continue;
+            }
+            if (in->kind == INSN_LD_PARAM) {
+                bool param = in->operand_count == 2 &&
+                             reads_entry_param(vs, &b->operands[in->operand_first + 1]);
+                aval block = {.kind = V_BLOCK};
+                for (uint32_t d = 0; d < in->dst_count; d++) {
+                    if (!param) {
+                        set_top(vs, b->dsts[in->dst_first + d], &changed);
+                    } else if (!join_value(vs, b->dsts[in->dst_first + d], &block, &changed)) {
+                        return false;
+                    }
                 }
                 continue;
             }
@@ -1383,11 +1503,16 @@ typedef struct walk {
     uint32_t uncertain_seen;
 } walk;
 
-/* 1 true, 0 false, -1 unknown: the guard of `in` for warp w. */
+/* 1 true, 0 false, -1 unknown: the guard of `in` for warp w; GUARD_BLOCK:
+   unknown, but the same for every warp of the block. */
+#define GUARD_BLOCK 2
 static int guard_for(const walk *wk, const insn *in, int w)
 {
     if (in->guard < 0) {
         return 1;
+    }
+    if (wk->vs->written[in->guard] && wk->vs->kind[in->guard] == V_BLOCK) {
+        return GUARD_BLOCK;
     }
     if (!wk->vs->written[in->guard] || wk->vs->kind[in->guard] != V_WARP) {
         return -1;
@@ -1425,6 +1550,20 @@ static void flow_into(walk *wk, size_t block, const uint64_t *held, uint32_t unc
     }
 }
 
+/* Where the warps part ways (or may), none of them is on the whole block's
+   path any more: its bit becomes the plain count at entry. */
+static void leave_block_path(walk *wk, uint64_t *held)
+{
+    for (int w = 0; w < wk->warps; w++) {
+        if (held[w] & SMR_HELD_BLOCK_AT_ENTRY) {
+            held[w] = (held[w] & ~(uint64_t)SMR_HELD_BLOCK_AT_ENTRY) | SMR_HELD_AT_ENTRY;
+        }
+    }
+}
+
+/* An exit: what the warps hold there is their budget. The whole block's
+   path at entry (SMR_HELD_BLOCK_AT_ENTRY) is not recorded: every warp leaves
+   there and none ran a setmaxnreg, so nothing waits for registers. */
 static void record_exit(walk *wk, const uint64_t *held, uint32_t uncertain, uint32_t warps)
 {
     for (int w = 0; w < wk->warps; w++) {
@@ -1474,8 +1613,10 @@ static void run_block(walk *wk, size_t block)
         if (in->kind == INSN_SMR) {
             smr_site *site = &wk->out->sites[in->target];
             uint64_t bit = 1ull << (site->regs_per_thread / INSP_SMR_REGS_STEP);
+            leave_block_path(wk, held);
             for (int w = 0; w < wk->warps; w++) {
                 int g = held[w] != 0 ? guard_for(wk, in, w) : 0;
+                g = g == GUARD_BLOCK ? -1 : g;
                 if (g == 0) {
                     continue;
                 }
@@ -1497,8 +1638,22 @@ static void run_block(walk *wk, size_t block)
         } else if (in->kind == INSN_END || in->kind == INSN_BRA) {
             uint64_t taken[SMR_MAX_WARPS], stays[SMR_MAX_WARPS];
             uint32_t taken_warps = 0;
+            /* the whole block's path goes on where every warp decides alike */
+            int first = -2;
+            bool apart = false;
+            for (int w = 0; w < wk->warps; w++) {
+                if (held[w] & SMR_HELD_BLOCK_AT_ENTRY) {
+                    int g = guard_for(wk, in, w);
+                    apart = apart || g < 0 || (first != -2 && g != first);
+                    first = g;
+                }
+            }
+            if (apart) {
+                leave_block_path(wk, held);
+            }
             for (int w = 0; w < wk->warps; w++) {
                 int g = held[w] != 0 ? guard_for(wk, in, w) : 0;
+                g = g == GUARD_BLOCK ? -1 : g;
                 taken[w] = g != 0 ? held[w] : 0;
                 stays[w] = g != 1 ? held[w] : 0;
                 if (g < 0) {
@@ -1607,7 +1762,7 @@ static bool walk_paths(walk *wk, name_map *names)
     if (ok && blocks > 0) {
         uint64_t start[SMR_MAX_WARPS];
         for (int w = 0; w < wk->warps; w++) {
-            start[w] = SMR_HELD_AT_ENTRY;
+            start[w] = SMR_HELD_BLOCK_AT_ENTRY;
         }
         flow_into(wk, 0, start, 0);
         /* sets only grow, each of warps x 33 bits per block: this ends */
@@ -1689,6 +1844,9 @@ static occ_status analyse_body(reader *r, module_scan *m, int block_threads, smr
     vs.warps = warps;
     vs.threads = out->block_threads;
     vs.tid_tracked = out->tid_tracked;
+    vs.ptx = r->ptx;
+    vs.params = m->params;
+    vs.params_len = m->params_len;
     vs.kind = calloc(names, sizeof *vs.kind);
     vs.vector = calloc(names, sizeof *vs.vector);
     vs.written = calloc(names, sizeof *vs.written);

@@ -14,8 +14,11 @@
    largest CUTLASS kernels are near 100,000. */
 #define SMR_MAX_INSTRUCTIONS (1u << 20)
 
-/* Bit 0 of a held-set: the count at entry; bit k (3..32): 8k registers. */
+/* Bit 0 of a held-set: the count at entry; bit k (3..32): 8k registers.
+   Bit 1, while the paths are walked: the count at entry with every warp of
+   the block still on one path (setmaxnreg_ptx.c); never in held[] below. */
 #define SMR_HELD_AT_ENTRY 1u
+#define SMR_HELD_BLOCK_AT_ENTRY 2u
 
 typedef struct smr_site {
     insp_smr_action action;
