@@ -46,7 +46,7 @@ CONSTANTS = {
     "PROFILE_KINETO_CAUSES": "sizeof(((occ_profile_summary *)0)->kineto_by_cause) / "
                              "sizeof(long long)",
 }
-HEADERS = ("occ.h", "occ_inspect.h", "occ_diff.h", "occ_profile.h")
+HEADERS = ("occ.h", "occ_inspect.h", "occ_diff.h", "occ_regs.h", "occ_profile.h")
 
 
 def c_program() -> str:

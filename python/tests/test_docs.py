@@ -12,7 +12,7 @@ import occ
 
 FUNCTIONS = [occ.calc, occ.calc_batch, occ.cluster, occ.explain, occ.explanation, occ.sweep,
              occ.suggest, occ.waves, occ.dyn_smem_available, occ.latency, occ.inspect,
-             occ.from_triton, occ.profile, occ.from_torch_profiler, occ.gpu, occ.gpus,
+             occ.regs, occ.from_triton, occ.profile, occ.from_torch_profiler, occ.gpu, occ.gpus,
              occ.limiter_names]
 
 

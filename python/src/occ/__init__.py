@@ -11,7 +11,7 @@ no CUDA, the same answers as the ``occ`` command.
 
 Functions: gpu, gpus, calc, calc_batch, cluster, explain, explanation,
 sweep, suggest, waves, dyn_smem_available, latency, achieved_gap, inspect, diff,
-from_triton, profile, from_torch_profiler, limiter_names. Every bad input raises OccError
+regs, from_triton, profile, from_torch_profiler, limiter_names. Every bad input raises OccError
 with the core's message.
 docs/python.md has the guide.
 """
@@ -58,6 +58,7 @@ from ._latency import (
 )
 from ._inspect import InspectKernel, inspect
 from ._diff import diff
+from ._regs import regs
 from ._triton import TritonOccupancy, from_triton
 from ._profile import (
     Profile,
@@ -130,6 +131,7 @@ __all__ = [
     "latency",
     "limiter_names",
     "profile",
+    "regs",
     "suggest",
     "sweep",
     "waves",

@@ -1,5 +1,6 @@
 """The C libraries through ctypes: loading, the structs of include/occ.h,
-include/occ_inspect.h and include/occ_profile.h, and the prototypes.
+include/occ_inspect.h (with occ_diff.h and occ_regs.h) and
+include/occ_profile.h, and the prototypes.
 
 Every struct here mirrors its C declaration field by field, in order;
 tests/test_abi.py compiles the headers and checks each field's offset and
@@ -405,6 +406,36 @@ class DiffRequest(Structure):
     ]
 
 
+# occ_regs_progress_fn: void (*)(void *context, int done, int total, bool cached)
+REGS_PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_int, c_bool)
+
+
+class RegsOptions(Structure):
+    _fields_ = [
+        ("device", POINTER(Device)),
+        ("arch_sm", c_int),
+        ("arch_suffix", c_char),
+        ("threads", c_int),
+        ("dyn_smem_bytes", c_int),
+        ("caps", POINTER(c_int)),
+        ("cap_count", c_int),
+        ("min_blocks", POINTER(c_int)),
+        ("min_blocks_count", c_int),
+        ("kernel_glob", c_char_p),
+        ("jobs", c_int),
+        ("ptxas", c_char_p),
+        ("nvcc", c_char_p),
+        ("nvcc_args", POINTER(c_char_p)),
+        ("nvcc_arg_count", c_int),
+        ("cache_dir", c_char_p),
+        ("bytes_loaded_per_thread", c_double),
+        ("loads_in_flight_per_thread", c_double),
+        ("bytes_per_load", c_double),
+        ("progress", REGS_PROGRESS_FN),
+        ("progress_context", c_void_p),
+    ]
+
+
 class InspectKernel(Structure):
     _fields_ = [
         ("name", c_char_p),
@@ -592,6 +623,7 @@ STRUCTS = {
     "occ_inspect_launch_match": InspectLaunchMatch,
     "occ_inspect_launch_list": InspectLaunchList,
     "occ_diff_request": DiffRequest,
+    "occ_regs_options": RegsOptions,
     "occ_profile_input": ProfileInput,
     "occ_profile_options": ProfileOptions,
     "occ_profile_device": ProfileDevice,
@@ -702,7 +734,7 @@ _inspect_missing: str | None = None
 
 
 def inspect_lib() -> ctypes.CDLL:
-    """libocc-inspect, loaded on first use (occ.inspect only)."""
+    """libocc-inspect, loaded on first use (occ.inspect, occ.diff, occ.regs)."""
     global _inspect_lib, _inspect_missing
     if _inspect_lib is not None:
         return _inspect_lib
@@ -762,6 +794,19 @@ def _proto_inspect(il: ctypes.CDLL) -> None:
             ierr,
         ),
         "occ_inspect_text_free": (None, c_void_p),
+        # include/occ_regs.h: the engine of occ regs, its document as text
+        "occ_regs_options_init": (None, POINTER(RegsOptions)),
+        "occ_regs_run": (
+            c_int,
+            c_char_p,
+            c_void_p,
+            c_size_t,
+            POINTER(RegsOptions),
+            POINTER(c_void_p),
+            ierr,
+        ),
+        "occ_regs_json_text": (c_int, c_void_p, POINTER(c_void_p), POINTER(c_size_t), ierr),
+        "occ_regs_result_free": (None, c_void_p),
     }
     for name, (restype, *argtypes) in table.items():
         f = getattr(il, name)
