@@ -13,7 +13,8 @@ import occ
 FUNCTIONS = [occ.calc, occ.calc_batch, occ.cluster, occ.explain, occ.explanation, occ.sweep,
              occ.suggest, occ.waves, occ.dyn_smem_available, occ.latency, occ.inspect,
              occ.regs, occ.from_triton, occ.profile, occ.from_torch_profiler, occ.gpu, occ.gpus,
-             occ.limiter_names]
+             occ.limiter_names, occ.triton.prune, occ.triton.pruner, occ.triton.check,
+             occ.triton.matmul_smem_bytes, occ.triton.estimate_regs]
 
 
 def test_every_public_name_is_documented():
@@ -54,5 +55,6 @@ def test_results_are_dataclasses_with_documented_fields():
     assert "blocks_per_sm=4" in repr(r)
     for cls in (occ.CalcResult, occ.Cluster, occ.Gpu, occ.Sweep, occ.Suggestion, occ.Latency,
                 occ.InspectKernel, occ.TritonOccupancy, occ.BatchResult, occ.Profile,
-                occ.ProfileGroup, occ.ProfileGpu, occ.ProfileArrays):
+                occ.ProfileGroup, occ.ProfileGpu, occ.ProfileArrays, occ.triton.ConfigCheck,
+                occ.triton.Pruner):
         assert inspect.getdoc(cls), cls.__name__

@@ -11,8 +11,9 @@ no CUDA, the same answers as the ``occ`` command.
 
 Functions: gpu, gpus, calc, calc_batch, cluster, explain, explanation,
 sweep, suggest, waves, dyn_smem_available, latency, achieved_gap, inspect, diff,
-regs, from_triton, profile, from_torch_profiler, limiter_names. Every bad input raises OccError
-with the core's message.
+regs, from_triton, profile, from_torch_profiler, limiter_names; the module
+occ.triton (prune, pruner, check: Triton's autotune pruner). Every bad input
+raises OccError with the core's message.
 docs/python.md has the guide.
 """
 
@@ -60,6 +61,7 @@ from ._inspect import InspectKernel, inspect
 from ._diff import diff
 from ._regs import regs
 from ._triton import TritonOccupancy, from_triton
+from . import triton  # occ.triton: prune, pruner, check (the autotune pruner)
 from ._profile import (
     Profile,
     ProfileArrays,
@@ -134,5 +136,6 @@ __all__ = [
     "regs",
     "suggest",
     "sweep",
+    "triton",
     "waves",
 ]
