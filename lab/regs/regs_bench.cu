@@ -4,8 +4,8 @@
  * compiled at no register cap and at every cap (tests/gpu/run_regs_lab.sh
  * builds them), through the CUDA driver API, so no kernel is linked in.
  *
- *   regs_bench [--launch-timeout S] [--watchdog S] KERNELS.tsv CUBIN_DIR [KERNEL ...] \
- *       > records.jsonl
+ *   regs_bench [--launch-timeout S] [--watchdog S] [--rounds N] [--distinct] \
+ *       KERNELS.tsv CUBIN_DIR [KERNEL ...] > records.jsonl
  *
  * CUBIN_DIR holds NAME.none.cubin and NAME.capNNN.cubin for each row NAME of
  * the table (KERNEL ... picks rows). Every cubin exports one
@@ -17,7 +17,17 @@
  * a line on stdout, progress on stderr.
  *
  * Records: "regs_header" (the GPU, the driver, the settings), one
- * "regs_time" or "regs_error" per cubin, and "regs_done". A kernel is
+ * "regs_time" or "regs_error" per cubin and round, a "regs_same" per cubin
+ * --distinct left untimed, and "regs_done". Each time and error carries its
+ * "round" and the cubin's "code_hash": a hash of its .text sections and
+ * their register counts, equal for two compiles that run the same machine
+ * code with the same registers (most caps of a kernel: ptxas often makes
+ * one code for many caps). --distinct times one cubin of each code and
+ * names the others "regs_same", with the cubin whose time they share: the
+ * difference between two timings of one code is noise, never a cap's
+ * effect. --rounds N times every cubin N times, all cubins once a round, so
+ * that a slow drift of the clocks falls on every cap alike; the analysis
+ * takes a compile's median over its rounds. A kernel is
  * correct at a cap ("checked": true) when its outputs are all finite and
  * bit-for-bit those of the kernel's reference cubin (the no-cap one, or the
  * first that ran): the same PTX must compute the same result at every cap.
@@ -83,7 +93,19 @@ typedef struct bench_job {
     int kernel;             /* index into the kernels */
     int cap;                /* --maxrregcount; -1: none */
     char cubin[BENCH_TEXT]; /* file name inside the cubin directory */
+    uint64_t code_hash;     /* the machine code and its registers (cubin_code_hash) */
+    int round;              /* 1..rounds */
 } bench_job;
+
+/* A cubin of --distinct not timed: its code is that of an earlier one. */
+typedef struct bench_same {
+    int kernel;
+    int cap;
+    char cubin[BENCH_TEXT];
+    uint64_t code_hash;
+    int same_as_cap;
+    char same_as_cubin[BENCH_TEXT];
+} bench_same;
 
 typedef struct bench_config {
     const char *table_path;
@@ -94,6 +116,10 @@ typedef struct bench_config {
     int kernel_count;
     bench_job *jobs;
     int job_count;
+    int rounds;    /* --rounds: every timed cubin this many times, round by round */
+    bool distinct; /* --distinct: a cubin whose code equals an earlier one's is not timed */
+    bench_same *same;
+    int same_count;
 } bench_config;
 
 /* --- text ------------------------------------------------------------------ */
@@ -157,6 +183,13 @@ static void text_add_cap(text_buf *b, int cap)
     } else {
         text_add(b, "%d", cap);
     }
+}
+
+/* The tags of a job's record: its round and the hash of its code. */
+static void text_add_job_tags(text_buf *b, const bench_job *j)
+{
+    text_add(b, ",\"round\":%d,\"code_hash\":\"%016llx\"", j->round,
+             (unsigned long long)j->code_hash);
 }
 
 /* The error's name; a number where the driver knows no name (the toolkit's
@@ -357,6 +390,143 @@ static int job_order(const void *a, const void *b)
     return x->cap - y->cap;
 }
 
+/* FNV-1a, 64 bits: enough to tell compiles of one kernel apart. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    for (size_t i = 0; i < size; i++) {
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t read_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; i--) {
+        v = (v << 8) | p[i];
+    }
+    return v;
+}
+
+/* The hash of a cubin's machine code with its registers: the name, sh_info
+   (the function's register count sits in its top byte) and the bytes of
+   every ".text*" section of the ELF64 file. Two compiles with the same hash
+   run the same instructions with the same registers; the rest of the file
+   (the cap ptxas was given, in .nv.info, and its notes) can differ. 0 when
+   the file is not a readable ELF64 cubin: such a cubin is never merged. */
+static uint64_t cubin_code_hash(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return 0;
+    }
+    unsigned char *d = NULL;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 64 && size <= (64L << 20) &&
+        fseek(f, 0, SEEK_SET) == 0) {
+        d = (unsigned char *)malloc((size_t)size);
+        if (d != NULL && fread(d, 1, (size_t)size, f) != (size_t)size) {
+            free(d);
+            d = NULL;
+        }
+    }
+    fclose(f);
+    if (d == NULL) {
+        return 0;
+    }
+    uint64_t h = 0;
+    const uint64_t n = (uint64_t)size;
+    if (memcmp(d, "\177ELF", 4) == 0 && d[4] == 2 && d[5] == 1) {
+        const uint64_t shoff = read_le(d + 0x28, 8);
+        const uint64_t entsize = read_le(d + 0x3a, 2);
+        const uint64_t shnum = read_le(d + 0x3c, 2);
+        const uint64_t strndx = read_le(d + 0x3e, 2);
+        if (entsize >= 64 && shnum > 0 && strndx < shnum && shoff < n &&
+            shnum * entsize <= n - shoff) {
+            const unsigned char *str = d + shoff + strndx * entsize;
+            const uint64_t str_off = read_le(str + 0x18, 8);
+            const uint64_t str_size = read_le(str + 0x20, 8);
+            if (str_off < n && str_size <= n - str_off) {
+                h = 0xcbf29ce484222325ull;
+                for (uint64_t i = 0; i < shnum; i++) {
+                    const unsigned char *sh = d + shoff + i * entsize;
+                    const uint64_t name = read_le(sh, 4);
+                    const uint64_t type = read_le(sh + 4, 4);
+                    const uint64_t off = read_le(sh + 0x18, 8);
+                    const uint64_t len = read_le(sh + 0x20, 8);
+                    if (name + 6 > str_size || memcmp(d + str_off + name, ".text", 5) != 0) {
+                        continue;
+                    }
+                    const char *sec = (const char *)(d + str_off + name);
+                    size_t name_len = strnlen(sec, (size_t)(str_size - name));
+                    h = fnv1a(h, sec, name_len);
+                    h = fnv1a(h, sh + 0x2c, 4); /* sh_info */
+                    if (type != 8 /* SHT_NOBITS */ && off < n && len <= n - off) {
+                        h = fnv1a(h, d + off, (size_t)len);
+                    }
+                }
+            }
+        }
+    }
+    free(d);
+    return h;
+}
+
+/* --distinct: moves each cubin whose code equals an earlier cubin's of the
+   same kernel (none first, then the caps upwards) to cfg->same. */
+static int merge_same_code(bench_config *cfg, char *err, size_t err_cap)
+{
+    cfg->same = (bench_same *)calloc((size_t)cfg->job_count + 1, sizeof(bench_same));
+    if (cfg->same == NULL) {
+        snprintf(err, err_cap, "out of memory");
+        return 0;
+    }
+    int kept = 0;
+    for (int i = 0; i < cfg->job_count; i++) {
+        const bench_job *j = &cfg->jobs[i];
+        const bench_job *first = NULL;
+        for (int e = 0; e < kept && j->code_hash != 0 && first == NULL; e++) {
+            if (cfg->jobs[e].kernel == j->kernel && cfg->jobs[e].code_hash == j->code_hash) {
+                first = &cfg->jobs[e];
+            }
+        }
+        if (first == NULL) {
+            cfg->jobs[kept++] = *j;
+            continue;
+        }
+        bench_same *m = &cfg->same[cfg->same_count++];
+        m->kernel = j->kernel;
+        m->cap = j->cap;
+        copy_cell(m->cubin, sizeof m->cubin, j->cubin);
+        m->code_hash = j->code_hash;
+        m->same_as_cap = first->cap;
+        copy_cell(m->same_as_cubin, sizeof m->same_as_cubin, first->cubin);
+    }
+    cfg->job_count = kept;
+    return 1;
+}
+
+/* --rounds: the timed cubins again and again, round by round, so that a
+   drift of the GPU's clocks falls on every cap alike. */
+static int repeat_rounds(bench_config *cfg, char *err, size_t err_cap)
+{
+    if ((long long)cfg->job_count * cfg->rounds > BENCH_MAX_JOBS) {
+        snprintf(err, err_cap, "%d cubins x %d rounds: more than %d timings", cfg->job_count,
+                 cfg->rounds, BENCH_MAX_JOBS);
+        return 0;
+    }
+    for (int r = 1; r < cfg->rounds; r++) {
+        for (int i = 0; i < cfg->job_count; i++) {
+            bench_job *copy = &cfg->jobs[r * cfg->job_count + i];
+            *copy = cfg->jobs[i];
+            copy->round = r + 1;
+        }
+    }
+    cfg->job_count *= cfg->rounds;
+    return 1;
+}
+
 static int list_jobs(bench_config *cfg, char *err, size_t err_cap)
 {
     DIR *dir = opendir(cfg->cubin_dir);
@@ -386,11 +556,21 @@ static int list_jobs(bench_config *cfg, char *err, size_t err_cap)
             bench_job *j = &cfg->jobs[cfg->job_count++];
             j->kernel = k;
             j->cap = cap;
+            j->round = 1;
             copy_cell(j->cubin, sizeof j->cubin, e->d_name);
+            char path[2 * BENCH_TEXT + 2];
+            snprintf(path, sizeof path, "%s/%s", cfg->cubin_dir, e->d_name);
+            j->code_hash = cubin_code_hash(path);
         }
     }
     closedir(dir);
     qsort(cfg->jobs, (size_t)cfg->job_count, sizeof(bench_job), job_order);
+    if (ok && cfg->distinct) {
+        ok = merge_same_code(cfg, err, err_cap);
+    }
+    if (ok) {
+        ok = repeat_rounds(cfg, err, err_cap);
+    }
     return ok;
 }
 
@@ -443,6 +623,7 @@ static void child_error(const bench_config *cfg, const bench_job *j, int job, co
         text_add_cap(&b, j->cap);
         text_add(&b, ",\"cubin\":");
         text_add_str(&b, j->cubin);
+        text_add_job_tags(&b, j);
     }
     if (extra != NULL) {
         text_add(&b, "%s", extra);
@@ -577,7 +758,9 @@ static int gpu_open(const bench_config *cfg, bench_gpu *g, bool header)
         text_add_str(&b, cfg->table_path);
         text_add(&b, ",\"cubin_dir\":");
         text_add_str(&b, cfg->cubin_dir);
-        text_add(&b, ",\"kernels\":%d,\"cubins\":%d}", cfg->kernel_count, cfg->job_count);
+        text_add(&b, ",\"kernels\":%d,\"cubins\":%d,\"timed\":%d,\"rounds\":%d,\"distinct\":%s}",
+                 cfg->kernel_count, cfg->job_count / cfg->rounds + cfg->same_count,
+                 cfg->job_count / cfg->rounds, cfg->rounds, cfg->distinct ? "true" : "false");
         child_send("H", -1, &b);
     }
     g->host = (float *)malloc((size_t)BENCH_N * sizeof(float));
@@ -778,6 +961,7 @@ static job_outcome run_job(const bench_config *cfg, bench_gpu *g, int job)
     text_add_cap(&b, j->cap);
     text_add(&b, ",\"cubin\":");
     text_add_str(&b, j->cubin);
+    text_add_job_tags(&b, j);
     text_add(&b, ",\"arch\":");
     text_add_str(&b, k->arch);
     text_add(&b, ",\"binary_version\":%d,\"threads\":%d,\"grid\":%lld,\"dyn_smem_bytes\":%d",
@@ -815,8 +999,8 @@ static int child_main(const bench_config *cfg, int first_job, bool header)
     for (int job = first_job; job < cfg->job_count; job++) {
         const bench_job *j = &cfg->jobs[job];
         const bench_kernel *k = &cfg->kernels[j->kernel];
-        fprintf(stderr, "regs_bench: %d/%d %s cap %s%.0d\n", job + 1, cfg->job_count, k->name,
-                j->cap < 0 ? "none" : "", j->cap < 0 ? 0 : j->cap);
+        fprintf(stderr, "regs_bench: %d/%d %s cap %s%.0d round %d\n", job + 1, cfg->job_count,
+                k->name, j->cap < 0 ? "none" : "", j->cap < 0 ? 0 : j->cap, j->round);
         job_outcome o = run_job(cfg, &g, job);
         if (o == JOB_CONTEXT_LOST) {
             return CHILD_RESTART;
@@ -844,6 +1028,7 @@ static void parent_error(const bench_config *cfg, int job, const char *stage, co
     text_add_cap(&b, j->cap);
     text_add(&b, ",\"cubin\":");
     text_add_str(&b, j->cubin);
+    text_add_job_tags(&b, j);
     text_add(&b, ",\"stage\":");
     text_add_str(&b, stage);
     text_add(&b, ",\"error\":");
@@ -1070,9 +1255,27 @@ static int parent_main(const bench_config *cfg)
             printf("%s\n", b.text);
         }
     }
+    for (int i = 0; i < cfg->same_count && !s.fatal; i++) {
+        const bench_same *m = &cfg->same[i];
+        text_buf b;
+        b.used = 0;
+        text_add(&b, "{\"record\":\"regs_same\",\"kernel\":");
+        text_add_str(&b, cfg->kernels[m->kernel].name);
+        text_add(&b, ",\"cap\":");
+        text_add_cap(&b, m->cap);
+        text_add(&b, ",\"cubin\":");
+        text_add_str(&b, m->cubin);
+        text_add(&b, ",\"code_hash\":\"%016llx\",\"same_as_cap\":", (unsigned long long)m->code_hash);
+        text_add_cap(&b, m->same_as_cap);
+        text_add(&b, ",\"same_as_cubin\":");
+        text_add_str(&b, m->same_as_cubin);
+        text_add(&b, "}");
+        printf("%s\n", b.text);
+    }
     printf("{\"record\":\"regs_done\",\"cubins\":%d,\"measured\":%d,\"checked\":%d,\"errors\":%d,"
            "\"elapsed_s\":%.1f}\n",
-           cfg->job_count, s.measured, s.checked, s.errors, now_s() - started);
+           cfg->job_count / cfg->rounds + cfg->same_count, s.measured, s.checked, s.errors,
+           now_s() - started);
     fflush(stdout);
     free(s.refs);
     return s.fatal ? 1 : 0;
@@ -1080,8 +1283,8 @@ static int parent_main(const bench_config *cfg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: regs_bench [--launch-timeout S] [--watchdog S] KERNELS.tsv CUBIN_DIR "
-                    "[KERNEL ...] > records.jsonl\n");
+    fprintf(stderr, "usage: regs_bench [--launch-timeout S] [--watchdog S] [--rounds N] [--distinct] "
+                    "KERNELS.tsv CUBIN_DIR [KERNEL ...] > records.jsonl\n");
     return 2;
 }
 
@@ -1102,8 +1305,30 @@ int main(int argc, char **argv)
 {
     static bench_config cfg;
     cfg.launch_timeout_s = 2.0;
+    cfg.rounds = 1;
     int a = 1;
-    while (a + 1 < argc && strncmp(argv[a], "--", 2) == 0) {
+    while (a < argc && strncmp(argv[a], "--", 2) == 0) {
+        if (strcmp(argv[a], "--distinct") == 0) {
+            cfg.distinct = true;
+            a++;
+            continue;
+        }
+        if (a + 1 >= argc) {
+            fprintf(stderr, "regs_bench: option %s: needs a value\n", argv[a]);
+            return usage();
+        }
+        if (strcmp(argv[a], "--rounds") == 0) {
+            char *end = NULL;
+            long v = strtol(argv[a + 1], &end, 10);
+            if (end == argv[a + 1] || *end != '\0' || v < 1 || v > 100) {
+                fprintf(stderr, "regs_bench: --rounds: '%s' is not a whole number in 1..100\n",
+                        argv[a + 1]);
+                return usage();
+            }
+            cfg.rounds = (int)v;
+            a += 2;
+            continue;
+        }
         double *target = strcmp(argv[a], "--launch-timeout") == 0 ? &cfg.launch_timeout_s
                          : strcmp(argv[a], "--watchdog") == 0     ? &cfg.watchdog_s
                                                                   : NULL;

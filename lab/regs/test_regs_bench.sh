@@ -78,14 +78,49 @@ FAKE_CUDA_NO_GPU=1 "$bench" "$tmp/kernels.tsv" "$tmp/cubins" good > "$tmp/nogpu.
 mkdir "$tmp/empty"
 "$bench" "$tmp/kernels.tsv" "$tmp/empty" good > "$tmp/empty.jsonl" 2> /dev/null && empty=0 ||
     empty=$?
+# --distinct and --rounds, on ELF64 "cubins" whose .text section holds the
+# fake's words: dup.none and dup.cap024 share their code and registers (only
+# their .nv.info differs, as the cap ptxas was given does), dup.cap032 has
+# other code, dup.cap040 the same code with other registers (sh_info).
+mkdir "$tmp/elf"
+python3 - "$tmp/elf" <<'PY'
+import struct, sys
+def elf(path, text, regs, info):
+    names = b"\0.shstrtab\0.text.kernel\0.nv.info.kernel\0"
+    body = names + text + info
+    shoff = 64 + len(body)
+    def sh(name, typ, off, size, sh_info=0):
+        return struct.pack("<IIQQQQIIQQ", name, typ, 0, 0, off, size, 0, sh_info, 1, 0)
+    header = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + struct.pack(
+        "<HHIQQQIHHHHHH", 2, 190, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 4, 1)
+    sections = (sh(0, 0, 0, 0) + sh(1, 3, 64, len(names))
+                + sh(11, 1, 64 + len(names), len(text), regs << 24)
+                + sh(24, 0x70000000, 64 + len(names) + len(text), len(info)))
+    open(path, "wb").write(header + body + sections)
+d = sys.argv[1]
+elf(f"{d}/dup.none.cubin", b"\n regs=40 ms=0.5 value=1 \n", 40, b"\n cap=none \n")
+elf(f"{d}/dup.cap024.cubin", b"\n regs=40 ms=0.5 value=1 \n", 40, b"\n cap=24 \n")
+elf(f"{d}/dup.cap032.cubin", b"\n regs=32 ms=0.7 value=1 \n", 32, b"\n cap=32 \n")
+elf(f"{d}/dup.cap040.cubin", b"\n regs=40 ms=0.5 value=1 \n", 48, b"\n cap=40 \n")
+PY
+printf 'name\tfile\tthreads\tgrid\tdyn_smem_bytes\tarch\toutputs\tlimiter\n' > "$tmp/dup.tsv"
+printf 'dup\tdup.cu\t256\tn/threads\t0\tsm_90\t1024\ttest\n' >> "$tmp/dup.tsv"
+"$bench" --rounds 2 --distinct "$tmp/dup.tsv" "$tmp/elf" > "$tmp/distinct.jsonl" 2> /dev/null &&
+    distinct=0 || distinct=$?
+"$bench" --rounds 2 "$tmp/dup.tsv" "$tmp/elf" > "$tmp/rounds.jsonl" 2> /dev/null && rounds=0 ||
+    rounds=$?
+"$bench" --rounds 0 "$tmp/dup.tsv" "$tmp/elf" > /dev/null 2>&1 && bad_rounds=0 || bad_rounds=$?
+
 printf 'name\tfile\n' > "$tmp/bad.tsv"
 "$bench" "$tmp/bad.tsv" "$tmp/cubins" > "$tmp/badtable.jsonl" 2> /dev/null && bad_table=0 ||
     bad_table=$?
 
-python3 - "$tmp" "$status" "$nogpu_status" "$bad_name" "$bad_opt" "$empty" "$bad_table" <<'EOF'
+python3 - "$tmp" "$status" "$nogpu_status" "$bad_name" "$bad_opt" "$empty" "$bad_table" \
+    "$distinct" "$rounds" "$bad_rounds" <<'EOF'
 import json, sys
 tmp = sys.argv[1]
-status, nogpu_status, bad_name, bad_opt, empty, bad_table = map(int, sys.argv[2:])
+(status, nogpu_status, bad_name, bad_opt, empty, bad_table, distinct, rounds,
+ bad_rounds) = map(int, sys.argv[2:])
 records = [json.loads(line) for line in open(f"{tmp}/records.jsonl")]
 failures = []
 def check(case, ok, detail=""):
@@ -180,6 +215,31 @@ check("no-cubins-records", [r["record"] for r in empty_records] == ["regs_error"
 bad = [json.loads(line) for line in open(f"{tmp}/badtable.jsonl")]
 check("bad-table-record", bad_table == 1 and len(bad) == 1 and bad[0]["stage"] == "table"
       and "no column 'threads'" in bad[0]["error"], str(bad))
+
+d = [json.loads(line) for line in open(f"{tmp}/distinct.jsonl")]
+timed = [(r["cap"], r["round"]) for r in d if r["record"] == "regs_time"]
+same = [r for r in d if r["record"] == "regs_same"]
+check("distinct-exit-0", distinct == 0, str(distinct))
+check("distinct-header", d[0]["record"] == "regs_header" and d[0]["rounds"] == 2
+      and d[0]["distinct"] is True and d[0]["cubins"] == 4 and d[0]["timed"] == 3, json.dumps(d[0]))
+check("distinct-times-each-code-once-a-round",
+      timed == [(None, 1), (32, 1), (40, 1), (None, 2), (32, 2), (40, 2)], str(timed))
+check("distinct-same-record", len(same) == 1 and same[0]["cap"] == 24
+      and same[0]["same_as_cap"] is None and same[0]["same_as_cubin"] == "dup.none.cubin"
+      and same[0]["cubin"] == "dup.cap024.cubin", str(same))
+hashes = {r["cap"]: r["code_hash"] for r in d if r["record"] == "regs_time"}
+check("code-hash-equal-for-equal-code", same and same[0]["code_hash"] == hashes.get(None)
+      and len(set(hashes.values())) == 3 and all(len(h) == 16 for h in hashes.values()),
+      str(hashes))
+check("distinct-done", d[-1]["record"] == "regs_done" and d[-1]["cubins"] == 4
+      and d[-1]["measured"] == 6, json.dumps(d[-1]))
+r2 = [json.loads(line) for line in open(f"{tmp}/rounds.jsonl")]
+check("rounds-without-distinct-time-all", rounds == 0
+      and sum(r["record"] == "regs_time" for r in r2) == 8
+      and not any(r["record"] == "regs_same" for r in r2), str(rounds))
+check("fake-cubin-hash-zero", all(r.get("code_hash") == "0" * 16 for r in records
+                                  if r["record"] == "regs_time"))
+check("bad-rounds-exit-2", bad_rounds == 2, str(bad_rounds))
 print(f"test_regs_bench: {len(failures)} failed" if failures else "test_regs_bench: all passed")
 sys.exit(1 if failures else 0)
 EOF

@@ -7,7 +7,8 @@
 # this folder (carried: it is ignored by git, build-*/) and the table; from
 # the repository root there:
 #
-#   ./build-regs-lab/regs_bench lab/regs/kernels.tsv build-regs-lab/cubins > $OUT/regs-times.jsonl
+#   ./build-regs-lab/regs_bench --distinct --rounds 7 lab/regs/kernels.tsv build-regs-lab/cubins \
+#       > $OUT/regs-times.jsonl
 #
 # and back here:
 #
@@ -171,7 +172,7 @@ if [ "$size" -gt $(( 40 * 1024 * 1024 )) ]; then
 fi
 rel=${out#"$root"/}
 echo "On the GPU machine (from the repository root, carrying $rel):"
-echo "  ./$rel/regs_bench lab/regs/kernels.tsv $rel/cubins > \$OUT/regs-times.jsonl"
+echo "  ./$rel/regs_bench --distinct --rounds 7 lab/regs/kernels.tsv $rel/cubins > \$OUT/regs-times.jsonl"
 echo "Then here:"
 echo "  python3 tests/gpu/analyse_regs.py regs-times.jsonl --logs $rel/cubins" \
     "--recommended $rel/occ-regs --markdown regs-regret.md"
