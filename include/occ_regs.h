@@ -99,6 +99,14 @@ typedef struct occ_regs_options {
    every core, the cache, no prediction. */
 void occ_regs_options_init(occ_regs_options *options);
 
+/* A yes or no that may not be told. Zero, the value of a zeroed point, is
+   "not told": the kernel has no setmaxnreg, or the answer cannot be told. */
+typedef enum occ_regs_answer {
+    OCC_REGS_UNTOLD = 0,
+    OCC_REGS_YES = 1,
+    OCC_REGS_NO = 2
+} occ_regs_answer;
+
 /* One compile of one kernel: at a register cap, or a __launch_bounds__
    variant. */
 typedef struct occ_regs_point {
@@ -116,10 +124,61 @@ typedef struct occ_regs_point {
                                           sharing the bandwidth */
     double predicted_vs_unconstrained; /* predicted / the unconstrained compile's */
     occ_latency_bound predicted_bound;
+    occ_regs_answer setmaxnreg_fits; /* a kernel with setmaxnreg: whether its warp groups'
+                                        budgets fit this compile's block (its registers x
+                                        threads at entry) and the SM's register file at its
+                                        blocks; NO: setmaxnreg.inc can wait forever, and the
+                                        compile is never recommended (docs/setmaxnreg.md) */
 } occ_regs_point;
 
 /* Spill bytes of a point, stores and loads. */
 int occ_regs_point_spill_bytes(const occ_regs_point *p);
+
+/* Whether a point's compile can run: at least one block per SM, and a
+   setmaxnreg budget that is not known not to fit. */
+bool occ_regs_point_runs(const occ_regs_point *p);
+
+/* A region of a warp-specialized kernel: what follows one setmaxnreg (or
+   the entry, for the warp groups that run none), and the groups that run it
+   (docs/setmaxnreg.md, "What is reported"). */
+typedef struct occ_regs_setmaxnreg_region {
+    const char *action;   /* "entry", "inc" or "dec" */
+    int line;             /* of the setmaxnreg in the PTX, from 1; 0 for "entry" */
+    int regs_per_thread;  /* its count (at entry: ptxas's); 0 unknown */
+    unsigned warp_groups; /* bit g: warp group g (threads 128g ..) runs it; 0 unknown */
+    int warp_group_count; /* 0 unknown */
+    long long regs;       /* regs_per_thread x those groups' threads; -1 unknown */
+} occ_regs_setmaxnreg_region;
+
+/* What ptxas said about the kernel's registers. */
+typedef struct occ_regs_setmaxnreg_message {
+    const char *code; /* "C7508", or "maxrregcount-ignored", "minnctapersm-out-of-range", ... */
+    const char *text; /* the line as ptxas wrote it, after "ptxas info    : " */
+} occ_regs_setmaxnreg_message;
+
+/* The setmaxnreg findings of one kernel, from the unconstrained compile: its
+   PTX, ptxas's log and cubin. */
+typedef struct occ_regs_setmaxnreg {
+    int block_threads;    /* the block the budgets are for */
+    int warp_group_count; /* 0 unknown */
+    int regs_at_entry;    /* ptxas's count for the kernel */
+    int blocks_per_sm;    /* at the launch (0: none fits; one block is checked) */
+    const occ_regs_setmaxnreg_region *regions;
+    int region_count;
+    long long block_budget_regs; /* what the warp groups ask for per block; -1 unknown */
+    long long budget_regs;       /* x the blocks per SM (at least 1); -1 unknown */
+    long long pool_regs;         /* the block's registers at entry; -1 unknown */
+    int regs_per_sm;             /* the SM's register file */
+    occ_regs_answer fits;        /* NO: an error, setmaxnreg.inc can wait forever */
+    const occ_regs_setmaxnreg_message *messages;
+    int message_count;
+    occ_regs_answer honoured; /* the code still reconfigures registers (SASS USETMAXREG) */
+    int usetmaxreg_count;     /* USETMAXREG in the kernel's code in the cubin; -1 not read */
+    const char *note;         /* why fits or honoured is what it is; "" */
+    const char *errors;       /* what the user must hear, lines separated by '\n': a budget
+                                 that does not fit, each of ptxas's messages (C7508, ...),
+                                 setmaxnreg dropped without one; "" none */
+} occ_regs_setmaxnreg;
 
 /* One kernel, its compiles and the recommendation. Strings live as long as
    the result. */
@@ -135,12 +194,11 @@ typedef struct occ_regs_kernel {
     int cap_count;
     occ_regs_point *launch_bounds; /* the minimum-blocks variants, 1 first */
     int launch_bounds_count;
-    int recommended;       /* index into caps: 0 is no cap */
-    int cliff_cap;         /* the highest cap at which spills start; 0: none spills */
-    const char *why;       /* the recommendation in words (one paragraph) */
-    const char *notes;     /* what was skipped and why, lines separated by '\n'; "" */
-    char *setmaxnreg_json; /* the setmaxnreg findings as a JSON object
-                              (inspect/regs/setmaxnreg.c); NULL: none (null) */
+    int recommended;   /* index into caps: 0 is no cap */
+    int cliff_cap;     /* the highest cap at which spills start; 0: none spills */
+    const char *why;   /* the recommendation in words (one paragraph) */
+    const char *notes; /* what was skipped and why, lines separated by '\n'; "" */
+    const occ_regs_setmaxnreg *setmaxnreg; /* NULL: the kernel has no setmaxnreg */
 } occ_regs_kernel;
 
 typedef struct occ_regs_result occ_regs_result;

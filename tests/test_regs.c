@@ -229,12 +229,69 @@ static void rule_test(void **state)
     /* the cliff and the words of rule-2 */
     assert_int_equal(regs_cliff_cap(sets[1], 3), 64);
     char why[1024];
-    regs_why(sets[1], 3, 0, 8, why, sizeof why);
+    regs_why(sets[1], 3, 0, 8, 256, why, sizeof why);
     assert_non_null(strstr(why, "no cap"));
     assert_non_null(strstr(why, "cliff is at cap 64"));
     assert_non_null(strstr(why, "32 (8 blocks, 1076 spill bytes, 272 B stack)"));
-    regs_why(sets[2], 3, 2, 8, why, sizeof why);
+    regs_why(sets[2], 3, 2, 8, 256, why, sizeof why);
     assert_true(strncmp(why, "cap 56: 5 blocks", 16) == 0);
+}
+
+static occ_regs_point smr_pt(int cap, int regs, int spill, int blocks, occ_regs_answer fits)
+{
+    occ_regs_point p = pt(cap, regs, spill, 0, blocks);
+    p.setmaxnreg_fits = fits;
+    return p;
+}
+
+/* rule-7..10: compiles that cannot run are never recommended (no block
+   fits, or setmaxnreg's budgets do not fit the block's registers at entry:
+   ws_gemm_nolb on the H200, docs/results/regs-h200); where no cap cannot
+   run, the cap that runs with the fewest spills. */
+static void rule_runs_test(void **state)
+{
+    (void)state;
+    const occ_regs_answer Y = OCC_REGS_YES, N = OCC_REGS_NO, U = OCC_REGS_UNTOLD;
+    static const struct {
+        const char *id;
+        int count;
+        int want;
+    } ids[] = {{"rule-7", 5, 2}, {"rule-8", 3, 0}, {"rule-9", 3, 0}, {"rule-10", 4, 2}};
+    occ_regs_point sets[4][5] = {
+        /* rule-7: ws_gemm_nolb's shape: no cap and 255 launch no block, 80 and 40
+           hang; v1 alone would take 40 (4 blocks, no spills) */
+        {smr_pt(0, 194, 0, 0, Y), smr_pt(255, 232, 0, 0, Y), smr_pt(168, 168, 0, 1, Y),
+         smr_pt(80, 80, 0, 2, N), smr_pt(40, 40, 0, 4, N)},
+        /* rule-8: no cap runs; the free caps that add blocks hang */
+        {smr_pt(0, 168, 0, 1, Y), smr_pt(80, 80, 0, 2, N), smr_pt(40, 40, 0, 4, N)},
+        /* rule-9: nothing runs */
+        {smr_pt(0, 194, 0, 0, U), smr_pt(80, 80, 0, 2, N), smr_pt(40, 40, 0, 4, N)},
+        /* rule-10: no cap launches no block: the running cap without spills,
+           though one with spills gives more blocks */
+        {smr_pt(0, 72, 0, 0, U), smr_pt(64, 64, 8, 1, U), smr_pt(56, 56, 0, 1, U),
+         smr_pt(32, 32, 100, 2, U)},
+    };
+    for (int i = 0; i < 4; i++) {
+        int got = occ_regs_recommend(sets[i], ids[i].count);
+        if (got != ids[i].want) {
+            fail_msg("%s: index %d, not %d", ids[i].id, got, ids[i].want);
+        }
+        for (int c = 0; c < ids[i].count; c++) {
+            bool runs = sets[i][c].blocks_per_sm > 0 && sets[i][c].setmaxnreg_fits != N;
+            assert_int_equal(occ_regs_point_runs(&sets[i][c]), runs);
+        }
+    }
+    char why[1024];
+    regs_why(sets[0], 5, 2, 4, 384, why, sizeof why);
+    assert_true(strncmp(why, "cap 168: no cap cannot run (194 registers x 384 threads", 55) == 0);
+    assert_non_null(strstr(why, "fit the 168 x 384 registers its block holds at entry"));
+    assert_non_null(strstr(why, "Caps that cannot launch (no block fits an SM): 255."));
+    assert_non_null(strstr(why, "registers the block holds at entry (a hang): 80, 40."));
+    regs_why(sets[1], 3, 0, 4, 384, why, sizeof why);
+    assert_non_null(strstr(why, "(a hang): 80, 40."));
+    regs_why(sets[2], 3, 0, 4, 384, why, sizeof why);
+    assert_true(strncmp(why, "no cap, though it cannot run", 28) == 0);
+    assert_non_null(strstr(why, "no compile runs"));
 }
 
 /* tool-1: nowhere to find ptxas says where it looked and how to point to it. */
@@ -727,6 +784,7 @@ int main(void)
         cmocka_unit_test(ptx_parse_test),
         cmocka_unit_test(min_blocks_rewrite_test),
         cmocka_unit_test(rule_test),
+        cmocka_unit_test(rule_runs_test),
         cmocka_unit_test(find_tool_test),
     };
     int failed = cmocka_run_group_tests_name("regs", plain, NULL, NULL);

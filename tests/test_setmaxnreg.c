@@ -749,9 +749,12 @@ static void json_test(void **state)
              "\"warp_groups\":[1,2],\"warp_group_count\":2,\"regs\":%d},"
              "{\"action\":\"dec\",\"line\":%d,\"regs_per_thread\":40,\"warp_groups\":[0],"
              "\"warp_group_count\":1,\"regs\":%d}],\"budget_regs\":%d,\"fits\":true,"
-             "\"ptxas_messages\":[],\"honoured\":true}",
+             "\"ptxas_messages\":[],\"honoured\":true,\"usetmaxreg_count\":2,"
+             "\"block_budget_regs\":%d,\"pool_regs\":%d,\"regs_per_sm\":65536,"
+             "\"errors\":[],\"note\":\"\"}",
              line_of(ptx.bytes, "setmaxnreg.inc", 1), 232 * 128 * 2,
-             line_of(ptx.bytes, "setmaxnreg.dec", 1), 40 * 128, (40 + 2 * 232) * 128);
+             line_of(ptx.bytes, "setmaxnreg.dec", 1), 40 * 128, (40 + 2 * 232) * 128,
+             (40 + 2 * 232) * 128, 168 * 384);
     char *got = insp_setmaxnreg_json_string(&r);
     assert_non_null(got);
     assert_string_equal(got, want);
@@ -771,8 +774,12 @@ static void json_test(void **state)
              "\"warp_groups\":null,\"warp_group_count\":null,\"regs\":null},"
              "{\"action\":\"dec\",\"line\":%d,\"regs_per_thread\":40,\"warp_groups\":null,"
              "\"warp_group_count\":null,\"regs\":null}],\"budget_regs\":null,\"fits\":null,"
-             "\"ptxas_messages\":[\"C7508\"],\"honoured\":false}",
-             line_of(ptx.bytes, "setmaxnreg.inc", 1), line_of(ptx.bytes, "setmaxnreg.dec", 1));
+             "\"ptxas_messages\":[\"C7508\"],\"honoured\":false,\"usetmaxreg_count\":0,"
+             "\"block_budget_regs\":null,\"pool_regs\":null,\"regs_per_sm\":65536,"
+             "\"errors\":[\"ptxas: (C7508) Potential Performance Loss: 'setmaxnreg' ignored; "
+             "unable to determine register count at entry.\"],\"note\":\"%s\"}",
+             line_of(ptx.bytes, "setmaxnreg.inc", 1), line_of(ptx.bytes, "setmaxnreg.dec", 1),
+             r.note);
     got = insp_setmaxnreg_json_string(&r);
     assert_string_equal(got, want);
     free(got);
@@ -785,6 +792,90 @@ static void json_test(void **state)
     assert_non_null(strstr(got, "\"fits\":false"));
     free(got);
     free(ptx.bytes);
+}
+
+/* errors-1..9: what insp_setmaxnreg_errors calls an error, from ptxas's own
+   logs (the README's commands): each message about the registers, a budget
+   that does not fit, and a setmaxnreg dropped without a word; none for a
+   kernel that fits and kept its setmaxnreg. */
+static void errors_test(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *id, *ptx, *entry, *log, *cubin;
+        int regs_at_entry;
+        int count;
+        const char *first, *second;
+    } logs[] = {
+        {"errors-1", "fits.ptx", "fits", "c7504.log", NULL, 168, 1,
+         "ptxas: (C7504) Potential Performance Loss: 'setmaxnreg' ignored to maintain "
+         "compatibility across compilation units.",
+         NULL},
+        {"errors-2", "fits.ptx", "fits", "c7505.log", NULL, 168, 1,
+         "ptxas: (C7505) Potential Performance Loss: 'setmaxnreg' ignored to allow debugging.",
+         NULL},
+        {"errors-3", "extern_call.ptx", "extern_call", "c7506.log", NULL, 168, 1,
+         "ptxas: (C7506) Potential Performance Loss: 'setmaxnreg' ignored to maintain "
+         "compatibility into 'extern' call.",
+         NULL},
+        {"errors-4", "wgmma_extern.ptx", "wgmma_extern", "c7509.log", NULL, 168, 2,
+         "ptxas: (C7504) Potential Performance Loss",
+         "ptxas: (C7509) Potential Performance Loss: wgmma.mma_async instructions are "
+         "serialized due to the presence of Extern calls in the function 'wgmma_extern'"},
+        {"errors-5", "fits.ptx", "fits", "maxrregcount.log", "fits.cubin", 168, 1,
+         "ptxas: Too big maxrregcount value specified 300, will be ignored", NULL},
+        {"errors-6", "minnctapersm.ptx", "fits", "minnctapersm.log", NULL, 22, 2,
+         "ptxas: Value of minnctapersm for entry fits is out of range. minnctapersm will be "
+         "ignored",
+         "ptxas: (C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to determine "
+         "register count at entry."},
+        {"errors-7", "pool_edge.ptx", "pool_edge", "pool_edge.log", "pool_edge.cubin", 168, 1,
+         "setmaxnreg can deadlock: the warp groups ask for 65536 registers per block, above the "
+         "64512 it holds at entry (168 per thread x 384 threads): setmaxnreg.inc can wait "
+         "forever",
+         NULL},
+        /* the cubin of the C7508 compile, without its log: dropped in silence */
+        {"errors-8", "c7508.ptx", "c7508", NULL, "c7508.cubin", 22, 1,
+         "setmaxnreg dropped: the code holds no USETMAXREG for the kernel's 2 setmaxnreg, and "
+         "ptxas said nothing",
+         NULL},
+        {"errors-9", "fits.ptx", "fits", "fits.log", "fits.cubin", 168, 0, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+        blob ptx = read_data(logs[i].ptx);
+        blob log = logs[i].log != NULL ? read_data(logs[i].log) : (blob){NULL, 0};
+        blob cubin = logs[i].cubin != NULL ? read_data(logs[i].cubin) : (blob){NULL, 0};
+        insp_setmaxnreg r;
+        occ_inspect_error err;
+        if (insp_setmaxnreg_analyse(ptx.bytes, ptx.size, logs[i].entry, log.bytes, log.size,
+                                    (const unsigned char *)cubin.bytes, cubin.size,
+                                    logs[i].regs_at_entry, 384, 1, NULL, &r, &err) != OCC_OK) {
+            fail_msg("%s: %s", logs[i].id, err.message);
+        }
+        char errors[INSP_SMR_ERRORS_BYTES];
+        int n = insp_setmaxnreg_errors(&r, errors, sizeof errors);
+        int lines = errors[0] != '\0';
+        for (const char *c = errors; *c != '\0'; c++) {
+            lines += *c == '\n';
+        }
+        const char *second = strchr(errors, '\n');
+        bool ok =
+            n == logs[i].count && lines == n &&
+            (logs[i].first == NULL || strncmp(errors, logs[i].first, strlen(logs[i].first)) == 0) &&
+            (logs[i].second == NULL || (second != NULL && strcmp(second + 1, logs[i].second) == 0));
+        if (!ok) {
+            fail_msg("%s: %d errors '%s'; expected %d, '%s' then '%s'", logs[i].id, n, errors,
+                     logs[i].count, logs[i].first != NULL ? logs[i].first : "",
+                     logs[i].second != NULL ? logs[i].second : "");
+        }
+        /* a buffer too small for a line leaves it out whole */
+        char tiny[16];
+        insp_setmaxnreg_errors(&r, tiny, sizeof tiny);
+        assert_string_equal(tiny, "");
+        free(ptx.bytes);
+        free(log.bytes);
+        free(cubin.bytes);
+    }
 }
 
 /* Hand-written entries for the paths the reproducers do not take: a call to
@@ -1318,8 +1409,8 @@ int main(void)
     const struct CMUnitTest plain[] = {
         cmocka_unit_test(cases_test),      cmocka_unit_test(plain_test),
         cmocka_unit_test(json_test),       cmocka_unit_test(paths_test),
-        cmocka_unit_test(block_exit_test), cmocka_unit_test(refusals_test),
-        cmocka_unit_test(sass_test),
+        cmocka_unit_test(block_exit_test), cmocka_unit_test(errors_test),
+        cmocka_unit_test(refusals_test),   cmocka_unit_test(sass_test),
     };
     int failed = cmocka_run_group_tests_name("setmaxnreg", plain, NULL, NULL);
     occ_inspect_error err;

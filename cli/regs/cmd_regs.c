@@ -99,8 +99,16 @@ static const cli_help help = {
         "--gpu the occupancy is on the generic GPU of the arch compiled for. Compiles run\n"
         "in parallel and are cached by content (ptxas version, arch, arguments, PTX).\n"
         "\n"
-        "Exit status: 0 ok; 1 an input, ptxas or nvcc that fails (the line says which);\n"
-        "2 a usage error (a cap below ptxas's lowest for the arch included).",
+        "For a warp-specialized kernel (setmaxnreg, sm_90a/sm_100a): its warp groups'\n"
+        "register budgets against the block's registers at entry and the SM's, each cap's\n"
+        "fit (a cap that does not fit hangs, and is never recommended), whether the code\n"
+        "still reconfigures registers (SASS USETMAXREG), and ptxas's C7504-C7509 and\n"
+        "ignored-directive messages, as errors (docs/setmaxnreg.md).\n"
+        "\n"
+        "Exit status: 0 ok; 1 an input, ptxas or nvcc that fails (the line says which),\n"
+        "or a kernel with setmaxnreg errors (the report is printed in full, then one line\n"
+        "names the first); 2 a usage error (a cap below ptxas's lowest for the arch\n"
+        "included).",
     .examples = "occ regs --gpu H200 kernel.ptx\n"
                 "occ regs --gpu H200 --threads 128 --kernel 'gemm*' gemm.cu -- -O3 -std=c++17\n"
                 "occ regs --gpu H200 --caps 128,96,64 --min-blocks none --json kernel.ptx\n"
@@ -283,6 +291,33 @@ static int exit_code(occ_status status)
     return status == OCC_ERR_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_DATA;
 }
 
+/* The kernels whose setmaxnreg findings are errors (a budget that does not
+   fit, a message of ptxas's, setmaxnreg dropped): after the whole report,
+   one line that counts them and names the first, and exit status 1, as
+   occ calc --batch does for bad rows (docs/regs.md, "Exit status"). */
+static int setmaxnreg_errors(const occ_regs_result *r, const cli_io *io)
+{
+    size_t bad = 0;
+    const occ_regs_kernel *first = NULL;
+    for (size_t i = 0; i < occ_regs_kernel_count(r); i++) {
+        const occ_regs_kernel *k = occ_regs_kernel_at(r, i);
+        if (k->setmaxnreg != NULL && k->setmaxnreg->errors[0] != '\0') {
+            first = first != NULL ? first : k;
+            bad++;
+        }
+    }
+    if (first == NULL) {
+        return EXIT_OK;
+    }
+    const char *errors = first->setmaxnreg->errors;
+    const char *nl = strchr(errors, '\n');
+    int len = (int)(nl != NULL ? (size_t)(nl - errors) : strlen(errors));
+    char name[300];
+    return cli_fail(io, "regs", EXIT_DATA, "setmaxnreg errors in %zu %s; %s: %.*s", bad,
+                    bad == 1 ? "kernel" : "kernels", cli_visible(first->name, name, sizeof name),
+                    len < 400 ? len : 400, errors);
+}
+
 static int run(regs_args *a, const char *const *nvcc_args, int nvcc_arg_count, const cli_io *io)
 {
     a->o.nvcc_args = nvcc_args;
@@ -311,6 +346,9 @@ static int run(regs_args *a, const char *const *nvcc_args, int nvcc_arg_count, c
     }
     if (a->svg_path != NULL && !regs_write_svg(a->svg_path, r, &err)) {
         code = cli_report(io, "regs", &err);
+    }
+    if (code == EXIT_OK) {
+        code = setmaxnreg_errors(r, io);
     }
     occ_regs_result_free(r);
     return code;

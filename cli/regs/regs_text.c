@@ -1,8 +1,9 @@
 /*
  * regs_text.c - occ regs as a table: what ran (input, arch, ptxas, GPU and
  * the cache's part), then for each kernel one row a cap (none first, then
- * the caps highest first) and one a __launch_bounds__ variant, the
- * recommendation with its reason, and the notes.
+ * the caps highest first) and one a __launch_bounds__ variant, with whether
+ * setmaxnreg's budgets fit each where the kernel has setmaxnreg, the
+ * recommendation with its reason, the setmaxnreg findings, and the notes.
  */
 #include <string.h>
 
@@ -15,17 +16,25 @@ static void print_notes(FILE *out, const char *notes, const char *indent)
         const char *nl = strchr(notes, '\n');
         size_t len = nl != NULL ? (size_t)(nl - notes) : strlen(notes);
         char line[700];
-        snprintf(line, sizeof line, "%snote: %.*s", indent, (int)(len < 600 ? len : 600), notes);
+        /* cli_print_wrapped folds leading spaces: the indent goes first */
+        snprintf(line, sizeof line, "note: %.*s", (int)(len < 600 ? len : 600), notes);
+        fputs(indent, out);
         cli_print_wrapped(out, line, (int)strlen(indent) + 6);
         notes = nl != NULL ? nl + 1 : notes + len;
     }
 }
 
 static void row(FILE *out, const char *label, const occ_regs_point *p, bool recommended,
-                bool predicted)
+                bool predicted, bool setmaxnreg)
 {
     fprintf(out, "  %-8s %5d %9d %9d %6d %7d %6.1f%%", label, p->regs, p->spill_store_bytes,
             p->spill_load_bytes, p->stack_bytes, p->blocks_per_sm, p->occupancy * 100);
+    if (setmaxnreg) {
+        fprintf(out, " %10s",
+                p->setmaxnreg_fits == OCC_REGS_YES  ? "fits"
+                : p->setmaxnreg_fits == OCC_REGS_NO ? "over"
+                                                    : "?");
+    }
     if (predicted) {
         if (p->predicted) {
             fprintf(out, " %7.0f GB/s %5.2fx", p->predicted_gb_per_s,
@@ -42,8 +51,10 @@ static void print_kernel(FILE *out, const occ_regs_kernel *k, bool predicted)
     char name[512];
     fprintf(out, "\n%s  [%d threads (%s), %d B static shared memory]\n",
             cli_visible(k->name, name, sizeof name), k->threads, k->threads_source, k->smem_bytes);
-    fprintf(out, "  %-8s %5s %9s %9s %6s %7s %7s%s\n", "CAP", "REGS", "SPILL-ST", "SPILL-LD",
-            "STACK", "BLK/SM", "OCC", predicted ? "  PREDICTED   VS NONE" : "");
+    bool smr = k->setmaxnreg != NULL;
+    fprintf(out, "  %-8s %5s %9s %9s %6s %7s %7s%s%s\n", "CAP", "REGS", "SPILL-ST", "SPILL-LD",
+            "STACK", "BLK/SM", "OCC", smr ? " SETMAXNREG" : "",
+            predicted ? "  PREDICTED   VS NONE" : "");
     for (int i = 0; i < k->cap_count; i++) {
         char label[16];
         if (k->caps[i].cap > 0) {
@@ -51,20 +62,21 @@ static void print_kernel(FILE *out, const occ_regs_kernel *k, bool predicted)
         } else {
             snprintf(label, sizeof label, "none");
         }
-        row(out, label, &k->caps[i], i == k->recommended && k->cap_count > 1, predicted);
+        row(out, label, &k->caps[i], i == k->recommended && k->cap_count > 1, predicted, smr);
     }
     if (k->launch_bounds_count > 0) {
         fprintf(out, "  __launch_bounds__(%d, N):\n", k->threads);
         for (int i = 0; i < k->launch_bounds_count; i++) {
             char label[16];
             snprintf(label, sizeof label, "N=%d", k->launch_bounds[i].min_blocks);
-            row(out, label, &k->launch_bounds[i], false, predicted);
+            row(out, label, &k->launch_bounds[i], false, predicted, smr);
         }
     }
     char why[2200];
     snprintf(why, sizeof why, "recommended: %s", k->why);
     fputs("  ", out);
     cli_print_wrapped(out, why, 4);
+    regs_print_setmaxnreg(out, k);
     print_notes(out, k->notes, "  ");
 }
 

@@ -257,8 +257,9 @@ int regs_max_blocks(const regs_launch *l);
 int regs_cliff_cap(const occ_regs_point *caps, int count);
 
 /* The recommendation at caps[index] and why, in words, into buf;
-   max_blocks is the most blocks the launch allows with any registers. */
-const char *regs_why(const occ_regs_point *caps, int count, int index, int max_blocks, char *buf,
-                     size_t cap);
+   max_blocks is the most blocks the launch allows with any registers, and
+   threads its block. */
+const char *regs_why(const occ_regs_point *caps, int count, int index, int max_blocks, int threads,
+                     char *buf, size_t cap);
 
 #endif /* OCC_REGS_INTERNAL_H */

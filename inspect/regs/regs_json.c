@@ -3,14 +3,15 @@
  * docs/regs.md): the run (input, arch, GPU, ptxas, the cache's counts),
  * then each kernel with its caps (cap null for the unconstrained compile),
  * its __launch_bounds__ variants, the recommended cap and why, the cliff,
- * the caps that buy blocks only by spilling, and the setmaxnreg object
- * (null until the setmaxnreg checks fill it). Written through json_stream.
+ * the caps that buy blocks only by spilling, and the setmaxnreg findings
+ * (setmaxnreg.c writes the object; null for a kernel without setmaxnreg).
+ * Written through json_stream.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "json_stream.h"
-#include "regs_internal.h"
+#include "regs_state.h"
 
 static void key(json_stream *s, const char *name)
 {
@@ -41,6 +42,11 @@ static void lines(json_stream *s, const char *text)
         text = nl != NULL ? nl + 1 : text + len;
     }
     json_stream_raw(s, "]", 1);
+}
+
+static void answer(json_stream *s, occ_regs_answer a)
+{
+    json_stream_lit(s, a == OCC_REGS_YES ? "true" : a == OCC_REGS_NO ? "false" : "null");
 }
 
 static void point(json_stream *s, const occ_regs_point *p, bool variant)
@@ -82,10 +88,12 @@ static void point(json_stream *s, const occ_regs_point *p, bool variant)
     } else {
         json_stream_lit(s, "null");
     }
+    key(s, "setmaxnreg_fits");
+    answer(s, p->setmaxnreg_fits);
     json_stream_raw(s, "}", 1);
 }
 
-static void kernel(json_stream *s, const occ_regs_kernel *k)
+static void kernel(json_stream *s, const occ_regs_kernel *k, const regs_kernel_owned *owned)
 {
     json_stream_lit(s, "{\"name\":");
     json_stream_cstring(s, k->name);
@@ -136,7 +144,7 @@ static void kernel(json_stream *s, const occ_regs_kernel *k)
     int n = 0;
     for (int i = 1; i < k->cap_count; i++) {
         const occ_regs_point *p = &k->caps[i];
-        if (p->blocks_per_sm > k->caps[0].blocks_per_sm &&
+        if (occ_regs_point_runs(p) && p->blocks_per_sm > k->caps[0].blocks_per_sm &&
             (occ_regs_point_spill_bytes(p) > 0 || p->stack_bytes > k->caps[0].stack_bytes)) {
             json_stream_raw(s, ",", n++ > 0 ? 1 : 0);
             json_stream_int(s, p->cap);
@@ -146,8 +154,8 @@ static void kernel(json_stream *s, const occ_regs_kernel *k)
     key(s, "notes");
     lines(s, k->notes);
     key(s, "setmaxnreg");
-    if (k->setmaxnreg_json != NULL) {
-        json_stream_lit(s, k->setmaxnreg_json);
+    if (k->setmaxnreg != NULL && owned->smr != NULL) {
+        insp_setmaxnreg_json(s, owned->smr);
     } else {
         json_stream_lit(s, "null");
     }
@@ -194,7 +202,7 @@ static void document(json_stream *s, const occ_regs_result *r)
     json_stream_raw(s, "[", 1);
     for (size_t i = 0; i < occ_regs_kernel_count(r); i++) {
         json_stream_raw(s, ",", i > 0 ? 1 : 0);
-        kernel(s, occ_regs_kernel_at(r, i));
+        kernel(s, occ_regs_kernel_at(r, i), &r->owned[i]);
     }
     json_stream_lit(s, "]}\n");
 }

@@ -224,17 +224,17 @@ void occ_regs_result_free(occ_regs_result *r)
     }
     for (size_t i = 0; i < r->count; i++) {
         occ_regs_kernel *k = &r->kernels[i];
-        regs_kernel_strings *owned = &r->strings[i];
+        regs_kernel_owned *owned = &r->owned[i];
         free(owned->name);
         free(owned->mangled);
         free(owned->why);
         free(owned->notes);
+        regs_setmaxnreg_free(owned);
         free(k->caps);
         free(k->launch_bounds);
-        free(k->setmaxnreg_json);
     }
     free(r->kernels);
-    free(r->strings);
+    free(r->owned);
     free(r->input);
     free(r->ptxas);
     free(r->cache_dir);

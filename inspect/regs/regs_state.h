@@ -8,15 +8,21 @@
 #define OCC_REGS_STATE_H
 
 #include "regs_internal.h"
+#include "setmaxnreg.h"
 
 /* What the result owns of each kernel (its occ_regs_kernel points here). */
-typedef struct regs_kernel_strings {
+typedef struct regs_kernel_owned {
     char *name, *mangled, *why, *notes;
-} regs_kernel_strings;
+    insp_setmaxnreg *smr; /* the setmaxnreg findings; NULL: none */
+    occ_regs_setmaxnreg smr_view;
+    occ_regs_setmaxnreg_region *smr_regions;
+    occ_regs_setmaxnreg_message *smr_messages;
+    char *smr_errors;
+} regs_kernel_owned;
 
 struct occ_regs_result {
     occ_regs_kernel *kernels;
-    regs_kernel_strings *strings; /* one per kernel */
+    regs_kernel_owned *owned; /* one per kernel */
     size_t count;
     occ_regs_totals totals;
     char *input;
@@ -106,6 +112,17 @@ int regs_unique_desc(int *v, int n);
    result->kernels from them and from the unconstrained compile (first). */
 occ_status regs_sweep(regs_run_state *s, regs_plan *plans, size_t n, occ_regs_result *result,
                       const occ_inspect_result *first, occ_inspect_error *err);
+
+/* regs_setmaxnreg.c: the kernel's setmaxnreg findings at the unconstrained
+   compile (k->caps[0] filled), into owned and k->setmaxnreg (NULL where it
+   has none; a PTX the check cannot read is a note); then one point's fit
+   from its compile's log, where the kernel has setmaxnreg. */
+occ_status regs_setmaxnreg_kernel(const regs_run_state *s, const char *mangled, occ_regs_kernel *k,
+                                  regs_kernel_owned *owned, regs_notes *notes,
+                                  occ_inspect_error *err);
+void regs_setmaxnreg_point(const regs_run_state *s, const char *mangled, int threads,
+                           const char *log, size_t log_size, occ_regs_point *p);
+void regs_setmaxnreg_free(regs_kernel_owned *owned);
 
 /* The latency model's figures for each point of k, where options ask. */
 void regs_predict(const occ_regs_options *o, const occ_device *device, occ_regs_kernel *k,

@@ -100,20 +100,6 @@ void regs_predict(const occ_regs_options *o, const occ_device *device, occ_regs_
     }
 }
 
-/* ---- setmaxnreg ------------------------------------------------------------ */
-
-/* The setmaxnreg findings of one kernel (inspect/regs/setmaxnreg.c, issue
-   20's second part) go into k->setmaxnreg_json here (malloc'd, freed with
-   the result), from the PTX (s->ptx, the entry e), the unconstrained
-   compile's log and cubin (s->unconstrained_log, s->unconstrained_cubin),
-   k->threads and s->device; until then the document says null. */
-static void setmaxnreg_for(const regs_run_state *s, const ptx_entry *e, occ_regs_kernel *k)
-{
-    (void)s;
-    (void)e;
-    k->setmaxnreg_json = NULL;
-}
-
 /* ---- the run ----------------------------------------------------------------- */
 
 static int cmp_desc(const void *a, const void *b)
@@ -232,7 +218,7 @@ static occ_status compile_failed(const regs_compile *c, occ_inspect_error *err)
 static occ_status build_kernel(regs_run_state *s, regs_plan *p, const occ_inspect_result *first,
                                occ_inspect_result *const *reads, const regs_compile *compiles,
                                int cap_compiles, int total, occ_regs_kernel *k,
-                               regs_kernel_strings *owned, occ_inspect_error *err)
+                               regs_kernel_owned *owned, occ_inspect_error *err)
 {
     const occ_inspect_kernel *base = regs_find_kernel(first, p->mangled);
     k->name = owned->name = strdup(base->name);
@@ -249,6 +235,10 @@ static occ_status build_kernel(regs_run_state *s, regs_plan *p, const occ_inspec
     }
     fill_point(&k->caps[0], base, &p->launch);
     k->cap_count = 1;
+    occ_status status = regs_setmaxnreg_kernel(s, p->mangled, k, owned, &p->kernel_notes, err);
+    if (status != OCC_OK) {
+        return status;
+    }
     for (int c = 0; c < p->cap_count; c++) {
         for (int i = 0; i < cap_compiles; i++) {
             if (compiles[i].cap != p->caps[c]) {
@@ -263,6 +253,10 @@ static occ_status build_kernel(regs_run_state *s, regs_plan *p, const occ_inspec
             occ_regs_point *pt = &k->caps[k->cap_count++];
             pt->cap = p->caps[c];
             fill_point(pt, at, &p->launch);
+            if (k->setmaxnreg != NULL) {
+                regs_setmaxnreg_point(s, p->mangled, k->threads, compiles[i].log,
+                                      compiles[i].log_size, pt);
+            }
         }
     }
     /* variants, 1 first */
@@ -279,14 +273,16 @@ static occ_status build_kernel(regs_run_state *s, regs_plan *p, const occ_inspec
         occ_regs_point *pt = &k->launch_bounds[k->launch_bounds_count++];
         pt->min_blocks = c->min_blocks;
         fill_point(pt, at, &p->launch);
+        if (k->setmaxnreg != NULL) {
+            regs_setmaxnreg_point(s, p->mangled, k->threads, c->log, c->log_size, pt);
+        }
     }
     k->recommended = occ_regs_recommend(k->caps, k->cap_count);
     k->cliff_cap = regs_cliff_cap(k->caps, k->cap_count);
     char why[2048];
-    k->why = owned->why =
-        strdup(regs_why(k->caps, k->cap_count, k->recommended, p->max_blocks, why, sizeof why));
+    k->why = owned->why = strdup(regs_why(k->caps, k->cap_count, k->recommended, p->max_blocks,
+                                          k->threads, why, sizeof why));
     k->notes = owned->notes = regs_notes_take(&p->kernel_notes);
-    setmaxnreg_for(s, e, k);
     if (k->why == NULL || k->notes == NULL) {
         return regs_fail(err, OCC_ERR_OUT_OF_MEMORY, "out of memory");
     }
@@ -348,15 +344,15 @@ occ_status regs_sweep(regs_run_state *s, regs_plan *plans, size_t n, occ_regs_re
     }
     if (status == OCC_OK) {
         result->kernels = calloc(n, sizeof *result->kernels);
-        result->strings = calloc(n, sizeof *result->strings);
-        if (result->kernels == NULL || result->strings == NULL) {
+        result->owned = calloc(n, sizeof *result->owned);
+        if (result->kernels == NULL || result->owned == NULL) {
             status = regs_fail(err, OCC_ERR_OUT_OF_MEMORY, "out of memory");
         }
     }
     for (size_t i = 0; status == OCC_OK && i < n; i++) {
         result->count++;
         status = build_kernel(s, &plans[i], first, reads, compiles, cap_count, total,
-                              &result->kernels[i], &result->strings[i], err);
+                              &result->kernels[i], &result->owned[i], err);
     }
     for (int i = 0; compiles != NULL && i < total; i++) {
         free(compiles[i].log);

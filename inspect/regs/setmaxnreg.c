@@ -567,6 +567,48 @@ occ_status insp_setmaxnreg_analyse(const char *ptx, size_t ptx_size, const char 
 }
 
 /* ------------------------------------------------------------------------ */
+/* Errors                                                                   */
+/* ------------------------------------------------------------------------ */
+
+int insp_setmaxnreg_errors(const insp_setmaxnreg *smr, char *buf, size_t cap)
+{
+    size_t used = 0;
+    int n = 0;
+    buf[0] = '\0';
+    bool dropped_said = false;
+    for (int i = 0; i < smr->message_count; i++) {
+        dropped_said = dropped_said || smr->messages[i].drops_setmaxnreg;
+    }
+    for (int item = -1; item <= smr->message_count; item++) {
+        char line[400];
+        line[0] = '\0';
+        if (item == -1 && smr->fits == INSP_SMR_NO) {
+            /* the note says which budget and which limit */
+            snprintf(line, sizeof line, "setmaxnreg can deadlock: %s", smr->note);
+        } else if (item >= 0 && item < smr->message_count) {
+            snprintf(line, sizeof line, "ptxas: %s", smr->messages[item].text);
+        } else if (item == smr->message_count && smr->honoured == INSP_SMR_NO && !dropped_said) {
+            snprintf(line, sizeof line,
+                     "setmaxnreg dropped: the code holds no USETMAXREG for the kernel's %d "
+                     "setmaxnreg, and ptxas said nothing",
+                     smr->region_count -
+                         (smr->region_count > 0 && smr->regions[0].action == INSP_SMR_AT_ENTRY));
+        }
+        if (line[0] == '\0') {
+            continue;
+        }
+        int w = snprintf(buf + used, cap - used, "%s%s", n > 0 ? "\n" : "", line);
+        if (w < 0 || (size_t)w >= cap - used) {
+            buf[used] = '\0'; /* no room: the line is left out whole */
+            break;
+        }
+        used += (size_t)w;
+        n++;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------------ */
 /* JSON                                                                     */
 /* ------------------------------------------------------------------------ */
 
@@ -583,6 +625,16 @@ static void key(json_stream *s, const char *name, bool first)
 static void answer(json_stream *s, insp_smr_answer a)
 {
     json_stream_lit(s, a == INSP_SMR_YES ? "true" : a == INSP_SMR_NO ? "false" : "null");
+}
+
+/* A count, null where below 0 (unknown). */
+static void count_or_null(json_stream *s, long long n)
+{
+    if (n >= 0) {
+        json_stream_int(s, n);
+    } else {
+        json_stream_lit(s, "null");
+    }
 }
 
 static void region_json(json_stream *s, const insp_setmaxnreg *smr, const insp_smr_region *r)
@@ -664,6 +716,28 @@ void insp_setmaxnreg_json(json_stream *s, const insp_setmaxnreg *smr)
     json_stream_raw(s, "]", 1);
     key(s, "honoured", false);
     answer(s, smr->honoured);
+    key(s, "usetmaxreg_count", false);
+    count_or_null(s, smr->usetmaxreg_count);
+    key(s, "block_budget_regs", false);
+    count_or_null(s, smr->block_budget_regs);
+    key(s, "pool_regs", false);
+    count_or_null(s, smr->pool_regs);
+    key(s, "regs_per_sm", false);
+    json_stream_int(s, smr->regs_per_sm);
+    key(s, "errors", false);
+    char errors[INSP_SMR_ERRORS_BYTES];
+    insp_setmaxnreg_errors(smr, errors, sizeof errors);
+    json_stream_raw(s, "[", 1);
+    for (const char *line = errors; *line != '\0';) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - line) : strlen(line);
+        json_stream_raw(s, ",", line > errors ? 1 : 0);
+        json_stream_string(s, line, len);
+        line += len + (nl != NULL);
+    }
+    json_stream_raw(s, "]", 1);
+    key(s, "note", false);
+    json_stream_cstring(s, smr->note);
     json_stream_raw(s, "}", 1);
 }
 

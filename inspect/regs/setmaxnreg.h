@@ -39,6 +39,9 @@
 #define INSP_SMR_MAX_REGIONS (INSP_SMR_MAX_SITES + 1)
 /* ptxas messages kept per kernel (each code once). */
 #define INSP_SMR_MAX_MESSAGES 16
+/* insp_setmaxnreg_errors's lines, each at most 400 bytes: one a message, the
+   budget's and a silent drop's. */
+#define INSP_SMR_ERRORS_BYTES ((INSP_SMR_MAX_MESSAGES + 2) * 400)
 /* The PTX one call reads: 256 MB, above any module nvcc writes for one file,
    below what a 32-bit line count or the fuzzers would mind. */
 #define INSP_SMR_MAX_PTX_BYTES (256u << 20)
@@ -164,9 +167,12 @@ const char *insp_setmaxnreg_action_name(insp_smr_action action);
  * Writes the kernel's "setmaxnreg" object (the value, not the key):
  *   {"regions":[{"action":"dec","line":41,"regs_per_thread":40,
  *                "warp_groups":[0],"warp_group_count":1,"regs":5120}, ...],
- *    "budget_regs":64512,"fits":true,"ptxas_messages":["C7508"],"honoured":true}
- * warp_groups null where they cannot be told; budget_regs, fits and honoured
- * null where unknown.
+ *    "budget_regs":64512,"fits":true,"ptxas_messages":["C7508"],"honoured":true,
+ *    "usetmaxreg_count":2,"block_budget_regs":64512,"pool_regs":64512,
+ *    "regs_per_sm":65536,"errors":[],"note":""}
+ * warp_groups null where they cannot be told; budget_regs, fits, honoured,
+ * usetmaxreg_count (the cubin not read), block_budget_regs and pool_regs
+ * null where unknown; errors as insp_setmaxnreg_errors gives them.
  */
 typedef struct json_stream json_stream;
 void insp_setmaxnreg_json(json_stream *s, const insp_setmaxnreg *smr);
@@ -174,5 +180,15 @@ void insp_setmaxnreg_json(json_stream *s, const insp_setmaxnreg *smr);
 /* The same object as a malloc'd, NUL-terminated string (free() it); NULL
    when out of memory. */
 char *insp_setmaxnreg_json_string(const insp_setmaxnreg *smr);
+
+/*
+ * The findings that are errors, one line each into buf (separated by '\n',
+ * NUL-terminated, cut at cap): budgets that do not fit (a possible
+ * deadlock), each of ptxas's messages about the registers (C7504 to C7509,
+ * "maxrregcount ... will be ignored", ".minnctapersm ... out of range", ...:
+ * ptxas prints them as info lines or warnings and goes on), and a
+ * setmaxnreg dropped with no message. Returns how many.
+ */
+int insp_setmaxnreg_errors(const insp_setmaxnreg *smr, char *buf, size_t cap);
 
 #endif /* OCC_INSPECT_SETMAXNREG_H */
