@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "lab_lines.h"
 #include "lab_records.h"
 
 /* Counts a row's arithmetic multiplies (warps x loads in flight): small
@@ -492,41 +493,6 @@ static void read_record(reader *r, lab_data *d)
        the analysis needs; they stay in the raw records. */
 }
 
-typedef enum line_status { LINE_READ, LINE_END, LINE_TOO_LONG, LINE_FAILED } line_status;
-
-/* The next line, without its '\n', into buf (LAB_MAX_LINE_BYTES + 1 bytes,
-   NUL-terminated; *len counts NUL bytes inside too). Stops reading at the
-   limit: a longer line is LINE_TOO_LONG with the rest left unread. */
-static line_status read_line(FILE *in, char *buf, size_t *len)
-{
-    size_t n = 0;
-    int c = EOF;
-    flockfile(in);
-    while (n < LAB_MAX_LINE_BYTES && (c = getc_unlocked(in)) != EOF && c != '\n') {
-        buf[n++] = (char)c;
-    }
-    /* at the limit: one more byte says whether the line ends there */
-    if (n == LAB_MAX_LINE_BYTES) {
-        c = getc_unlocked(in);
-    }
-    bool failed = ferror(in) != 0;
-    funlockfile(in);
-    buf[n] = '\0';
-    *len = n;
-    if (failed) {
-        return LINE_FAILED;
-    }
-    if (c == '\n' || (c == EOF && n > 0)) {
-        return LINE_READ;
-    }
-    return c == EOF ? LINE_END : LINE_TOO_LONG;
-}
-
-static bool blank(const char *line, size_t len)
-{
-    return strspn(line, " \t\r") == len;
-}
-
 bool lab_records_read(FILE *in, const char *name, lab_data *data, cli_error *err)
 {
     memset(data, 0, sizeof *data);
@@ -541,18 +507,18 @@ bool lab_records_read(FILE *in, const char *name, lab_data *data, cli_error *err
     while (r.ok) {
         size_t len;
         errno = 0;
-        line_status status = read_line(in, line, &len);
-        if (status == LINE_END) {
+        lab_line_status status = lab_read_line(in, line, &len);
+        if (status == LAB_LINE_END) {
             break;
         }
         r.line++;
-        if (status == LINE_FAILED) {
+        if (status == LAB_LINE_FAILED) {
             int e = errno;
             r.kind = "";
             fail(&r, "cannot read: %s", e != 0 ? strerror(e) : "read error");
             break;
         }
-        if (status == LINE_TOO_LONG) {
+        if (status == LAB_LINE_TOO_LONG) {
             fail(&r,
                  "longer than the limit of %d bytes (a record is one short JSON object a "
                  "line)",
@@ -563,7 +529,7 @@ bool lab_records_read(FILE *in, const char *name, lab_data *data, cli_error *err
             fail(&r, "holds a NUL byte at byte %zu (records are JSON text)", strlen(line) + 1);
             break;
         }
-        if (blank(line, len)) {
+        if (lab_line_blank(line, len)) {
             continue;
         }
         json_error_t jerr;

@@ -12,13 +12,10 @@
 
 #include "cli.h"
 #include "lab_analysis.h"
+#include "lab_lines.h" /* LAB_MAX_LINE_BYTES */
 
 /* The record formats this occ reads (the "lab" record's "format"). */
 #define LAB_RECORDS_FORMAT 1
-
-/* The longest records line read; occ-lab's lines are under 2048 bytes. A
-   longer line is refused when the limit is reached, not read to its end. */
-#define LAB_MAX_LINE_BYTES 65536
 
 #define LAB_MAX_LAUNCHES 8
 
