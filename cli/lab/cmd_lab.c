@@ -5,15 +5,12 @@
  * it says why in one line and exits 1; the occ binary itself needs no CUDA.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "lab_child.h"
 #include "lab_clusters.h"
 #include "lab_output.h"
 #include "lab_records.h"
@@ -75,7 +72,14 @@ static const cli_help help = {
                    "             DIR/gpu-layout.json for --gpu-file\n"
                    "  clusters   a persistent cluster kernel, grid by SM count against max\n"
                    "             active clusters x size: time and idle SMs\n"
-                   "  all        everything above in one run",
+                   "  all        everything above in one run\n"
+                   "\n"
+                   "Two more with options of their own (occ lab regs --help, occ lab trace\n"
+                   "--help):\n"
+                   "  regs       every register cap of lab/regs/'s kernels timed with\n"
+                   "             occ-regs-bench, and occ regs's recommendation scored by its\n"
+                   "             regret against the best (docs/regs.md)\n"
+                   "  trace      every kernel launch of a program recorded with CUPTI",
     .examples = "occ lab residency\n"
                 "occ lab all --out results/ --save results/raw.jsonl\n"
                 "occ lab residency --records docs/results/h200/lab-all.jsonl --csv",
@@ -185,39 +189,8 @@ static int plan(const char *name, const char *run[3], lab_selection *sel)
     return count;
 }
 
-/* Where occ-lab is: $OCC_LAB, else beside this executable. False (with
-   path still set, for the message) when it is not there. */
-static bool find_lab(char *path, size_t cap)
-{
-    const char *env = getenv("OCC_LAB");
-    if (env != NULL && env[0] != '\0') {
-        snprintf(path, cap, "%s", env);
-        return access(path, X_OK) == 0;
-    }
-    char self[PATH_MAX - 16]; /* room for "/occ-lab" in path */
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
-        snprintf(path, cap, "occ-lab");
-        return false;
-    }
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash != NULL) {
-        *slash = '\0';
-    }
-    snprintf(path, cap, "%s/occ-lab", self);
-    return access(path, X_OK) == 0;
-}
-
-/* How occ-lab ended. */
-typedef struct lab_exit {
-    int status; /* its exit status; -1 when it did not exit */
-    int signal; /* the signal that ended it; 0 when none */
-} lab_exit;
-
-/* Runs occ-lab with args, its stdout into `records`; its stderr (progress
-   and messages) passes through. False only when it could not be run or
-   its output could not be kept. */
+/* Runs occ-lab with args (and --quick), its stdout into `records`; its
+   stderr (progress and messages) passes through. */
 static bool run_lab(const char *path, const char *const *args, int count, bool quick, FILE *records,
                     lab_exit *how, cli_error *err)
 {
@@ -235,64 +208,12 @@ static bool run_lab(const char *path, const char *const *args, int count, bool q
     for (int i = 0; i < argc; i++) {
         copied &= argv[i] != NULL;
     }
-    int fds[2] = {-1, -1};
-    pid_t pid = -1;
-    if (copied && pipe(fds) == 0) {
-        fflush(NULL);
-        pid = fork();
-        if (pid == 0) {
-            dup2(fds[1], STDOUT_FILENO);
-            close(fds[0]);
-            close(fds[1]);
-            execv(path, argv);
-            _exit(127);
-        }
-    }
-    int e = errno;
+    bool ok = copied ? lab_run_child(argv, records, how, err)
+                     : cli_error_set(err, EXIT_DATA, "cannot start %s: out of memory", path);
     for (int i = 0; i < argc; i++) {
         free(argv[i]);
     }
-    if (pid < 0) {
-        if (fds[0] >= 0) {
-            close(fds[0]);
-            close(fds[1]);
-        }
-        return cli_error_set(err, EXIT_DATA, "cannot start %s: %s", path,
-                             copied ? strerror(e) : "out of memory");
-    }
-    close(fds[1]);
-    char buf[65536];
-    ssize_t got;
-    bool kept = true;
-    int write_errno = 0;
-    while ((got = read(fds[0], buf, sizeof buf)) != 0) {
-        if (got < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            break;
-        }
-        /* After a failed write the rest is still drained, so occ-lab finishes. */
-        if (kept && fwrite(buf, 1, (size_t)got, records) != (size_t)got) {
-            kept = false;
-            write_errno = errno;
-        }
-    }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            return cli_error_set(err, EXIT_DATA, "cannot wait for %s: %s", path, strerror(errno));
-        }
-    }
-    how->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    how->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    if (!kept || fflush(records) != 0) {
-        return cli_error_set(err, EXIT_DATA,
-                             "cannot keep occ-lab's records in a temporary file: %s",
-                             write_errno != 0 ? strerror(write_errno) : strerror(errno));
-    }
-    return true;
+    return ok;
 }
 
 /* Why a run of occ-lab failed, in one line: the message of its "error"
@@ -331,7 +252,7 @@ static FILE *records_from_lab(const lab_args *a, const char *const *run, int run
                               cli_error *err)
 {
     char path[PATH_MAX];
-    if (!find_lab(path, sizeof path)) {
+    if (!lab_find_tool("OCC_LAB", "occ-lab", path, sizeof path)) {
         cli_error_set(err, EXIT_DATA,
                       "occ-lab is not built (no executable %s; it is built where CMake finds "
                       "nvcc; or set OCC_LAB)",
@@ -353,67 +274,6 @@ static FILE *records_from_lab(const lab_args *a, const char *const *run, int run
     return records;
 }
 
-/* Opens saved records without blocking on a FIFO that has no writer (it
-   reads as empty); a directory is refused by name. */
-static FILE *open_records(const char *path, cli_error *err)
-{
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        if (fd >= 0) {
-            close(fd);
-        }
-        cli_error_set(err, EXIT_DATA, "cannot read records %s: %s", path, strerror(e));
-        return NULL;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        cli_error_set(err, EXIT_DATA, "cannot read records %s: it is a directory", path);
-        return NULL;
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0) {
-        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK); /* a pipe's writer may be slow */
-    }
-    FILE *f = fdopen(fd, "r");
-    if (f == NULL) {
-        int e = errno;
-        close(fd);
-        cli_error_set(err, EXIT_DATA, "cannot read records %s: %s", path, strerror(e));
-    }
-    return f;
-}
-
-/* Writes all of `from` to `path`. When path is `from` itself (--records
-   DIR/records.jsonl --out DIR) there is nothing to do, and opening it for
-   writing would empty it. */
-static bool copy_records(FILE *from, const char *path, cli_error *err)
-{
-    struct stat src, dst;
-    if (fstat(fileno(from), &src) == 0 && stat(path, &dst) == 0 && src.st_dev == dst.st_dev &&
-        src.st_ino == dst.st_ino) {
-        return true;
-    }
-    FILE *to = fopen(path, "w");
-    if (to == NULL) {
-        return cli_error_set(err, EXIT_DATA, "cannot write %s: %s", path, strerror(errno));
-    }
-    rewind(from);
-    char buf[65536];
-    size_t n;
-    bool ok = true;
-    while (ok && (n = fread(buf, 1, sizeof buf, from)) > 0) {
-        ok = fwrite(buf, 1, n, to) == n;
-    }
-    int e = errno;
-    rewind(from);
-    if (fclose(to) != 0 || !ok) {
-        return cli_error_set(err, EXIT_DATA, "cannot write %s: %s", path, strerror(ok ? errno : e));
-    }
-    return true;
-}
-
 /* --out DIR: the directory, the raw records (unless they came on stdin,
    which cannot be read twice) and the plots. */
 static bool write_out_dir(const lab_args *a, FILE *records, lab_data *data,
@@ -429,7 +289,7 @@ static bool write_out_dir(const lab_args *a, FILE *records, lab_data *data,
                              PATH_MAX - 1);
     }
     bool from_stdin = a->records != NULL && strcmp(a->records, "-") == 0;
-    if (!from_stdin && !copy_records(records, path, err)) {
+    if (!from_stdin && !lab_copy_records(records, path, err)) {
         return false;
     }
     return lab_svg_write_all(a->out_dir, data, sel, err) &&
@@ -460,6 +320,9 @@ int cmd_lab(int argc, char **argv, const cli_io *io)
     if (argc > 1 && strcmp(argv[1], "trace") == 0) {
         return cmd_lab_trace(argc - 1, argv + 1, io);
     }
+    if (argc > 1 && strcmp(argv[1], "regs") == 0) {
+        return cmd_lab_regs(argc - 1, argv + 1, io);
+    }
     lab_args a = {.format = LAB_TEXT};
     cli_error err;
     if (!cli_parse_options(argc, argv, tables, 1, on_option, &a, &err)) {
@@ -483,7 +346,7 @@ int cmd_lab(int argc, char **argv, const cli_io *io)
     if (a.records == NULL) {
         records = records_from_lab(&a, run, run_count, &err);
         name = "occ-lab's output";
-        if (records != NULL && a.save != NULL && !copy_records(records, a.save, &err)) {
+        if (records != NULL && a.save != NULL && !lab_copy_records(records, a.save, &err)) {
             fclose(records);
             records = NULL;
         }
@@ -492,7 +355,7 @@ int cmd_lab(int argc, char **argv, const cli_io *io)
         name = "<stdin>";
         own_records = false;
     } else {
-        records = open_records(a.records, &err);
+        records = lab_open_records(a.records, &err);
         name = a.records;
     }
     if (records == NULL) {

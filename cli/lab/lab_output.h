@@ -32,4 +32,7 @@ bool lab_svg_write_all(const char *dir, const lab_data *data, const lab_selectio
 /* `occ lab trace` (lab_trace.c): argv[0] is "trace". */
 int cmd_lab_trace(int argc, char **argv, const cli_io *io);
 
+/* `occ lab regs` (cmd_lab_regs.c): argv[0] is "regs". */
+int cmd_lab_regs(int argc, char **argv, const cli_io *io);
+
 #endif /* OCC_CLI_LAB_OUTPUT_H */
