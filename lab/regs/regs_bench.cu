@@ -410,11 +410,16 @@ static uint64_t read_le(const unsigned char *p, int bytes)
 }
 
 /* The hash of a cubin's machine code with its registers: the name, sh_info
-   (the function's register count sits in its top byte) and the bytes of
-   every ".text*" section of the ELF64 file. Two compiles with the same hash
-   run the same instructions with the same registers; the rest of the file
-   (the cap ptxas was given, in .nv.info, and its notes) can differ. 0 when
-   the file is not a readable ELF64 cubin: such a cubin is never merged. */
+   and the bytes of every ".text*" section of the ELF64 file, and the
+   module's ".nv.info" section, whose REGCOUNT attribute holds each
+   function's register count (and FRAME_SIZE, MIN_STACK_SIZE its stack; old
+   cubins keep the count in the top byte of the .text section's sh_info).
+   Two compiles with the same hash run the same instructions with the same
+   registers and stack. The rest (the cap ptxas was given, in the function's
+   .nv.info.NAME, and its notes) can differ: ptxas gives ws_gemm_nolb the
+   same instructions at caps 24 to 168 and only the REGCOUNT differs, which
+   decides whether it launches, hangs or runs. 0 when the file is not a
+   readable ELF64 cubin: such a cubin is never merged. */
 static uint64_t cubin_code_hash(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -455,7 +460,11 @@ static uint64_t cubin_code_hash(const char *path)
                     const uint64_t type = read_le(sh + 4, 4);
                     const uint64_t off = read_le(sh + 0x18, 8);
                     const uint64_t len = read_le(sh + 0x20, 8);
-                    if (name + 6 > str_size || memcmp(d + str_off + name, ".text", 5) != 0) {
+                    const unsigned char *label = d + str_off + name;
+                    const bool text = name + 6 <= str_size && memcmp(label, ".text", 5) == 0;
+                    /* ".nv.info" with its NUL: the module's, not a function's */
+                    const bool info = name + 9 <= str_size && memcmp(label, ".nv.info", 9) == 0;
+                    if (!text && !info) {
                         continue;
                     }
                     const char *sec = (const char *)(d + str_off + name);

@@ -80,28 +80,35 @@ mkdir "$tmp/empty"
     empty=$?
 # --distinct and --rounds, on ELF64 "cubins" whose .text section holds the
 # fake's words: dup.none and dup.cap024 share their code and registers (only
-# their .nv.info differs, as the cap ptxas was given does), dup.cap032 has
-# other code, dup.cap040 the same code with other registers (sh_info).
+# the function's .nv.info.kernel differs, as the cap ptxas was given does),
+# dup.cap032 has other code, dup.cap040 the same code with other registers
+# (the module's .nv.info, where REGCOUNT is), dup.cap048 the same code with
+# other registers in the .text section's sh_info (older cubins).
 mkdir "$tmp/elf"
 python3 - "$tmp/elf" <<'PY'
 import struct, sys
-def elf(path, text, regs, info):
-    names = b"\0.shstrtab\0.text.kernel\0.nv.info.kernel\0"
-    body = names + text + info
+def elf(path, text, regs, cap, sh_regs=0):
+    names = b"\0.shstrtab\0.text.kernel\0.nv.info.kernel\0.nv.info\0"
+    module_info = struct.pack("<BBHII", 4, 0x2f, 8, 1, regs)  # REGCOUNT [symbol 1, regs]
+    function_info = f"\n cap={cap} \n".encode()
+    body = names + text + function_info + module_info
     shoff = 64 + len(body)
     def sh(name, typ, off, size, sh_info=0):
         return struct.pack("<IIQQQQIIQQ", name, typ, 0, 0, off, size, 0, sh_info, 1, 0)
     header = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + struct.pack(
-        "<HHIQQQIHHHHHH", 2, 190, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 4, 1)
+        "<HHIQQQIHHHHHH", 2, 190, 1, 0, 0, shoff, 0, 64, 0, 0, 64, 5, 1)
+    at = 64 + len(names)
     sections = (sh(0, 0, 0, 0) + sh(1, 3, 64, len(names))
-                + sh(11, 1, 64 + len(names), len(text), regs << 24)
-                + sh(24, 0x70000000, 64 + len(names) + len(text), len(info)))
+                + sh(11, 1, at, len(text), (sh_regs << 24) | 4)
+                + sh(24, 0x70000000, at + len(text), len(function_info))
+                + sh(40, 0x70000000, at + len(text) + len(function_info), len(module_info)))
     open(path, "wb").write(header + body + sections)
 d = sys.argv[1]
-elf(f"{d}/dup.none.cubin", b"\n regs=40 ms=0.5 value=1 \n", 40, b"\n cap=none \n")
-elf(f"{d}/dup.cap024.cubin", b"\n regs=40 ms=0.5 value=1 \n", 40, b"\n cap=24 \n")
-elf(f"{d}/dup.cap032.cubin", b"\n regs=32 ms=0.7 value=1 \n", 32, b"\n cap=32 \n")
-elf(f"{d}/dup.cap040.cubin", b"\n regs=40 ms=0.5 value=1 \n", 48, b"\n cap=40 \n")
+elf(f"{d}/dup.none.cubin", b"\n regs=40 ms=0.5 value=1 \n", 40, "none")
+elf(f"{d}/dup.cap024.cubin", b"\n regs=40 ms=0.5 value=1 \n", 40, "24")
+elf(f"{d}/dup.cap032.cubin", b"\n regs=32 ms=0.7 value=1 \n", 32, "32")
+elf(f"{d}/dup.cap040.cubin", b"\n regs=40 ms=0.5 value=1 \n", 48, "40")
+elf(f"{d}/dup.cap048.cubin", b"\n regs=40 ms=0.5 value=1 \n", 40, "48", sh_regs=48)
 PY
 printf 'name\tfile\tthreads\tgrid\tdyn_smem_bytes\tarch\toutputs\tlimiter\n' > "$tmp/dup.tsv"
 printf 'dup\tdup.cu\t256\tn/threads\t0\tsm_90\t1024\ttest\n' >> "$tmp/dup.tsv"
@@ -221,21 +228,22 @@ timed = [(r["cap"], r["round"]) for r in d if r["record"] == "regs_time"]
 same = [r for r in d if r["record"] == "regs_same"]
 check("distinct-exit-0", distinct == 0, str(distinct))
 check("distinct-header", d[0]["record"] == "regs_header" and d[0]["rounds"] == 2
-      and d[0]["distinct"] is True and d[0]["cubins"] == 4 and d[0]["timed"] == 3, json.dumps(d[0]))
+      and d[0]["distinct"] is True and d[0]["cubins"] == 5 and d[0]["timed"] == 4, json.dumps(d[0]))
 check("distinct-times-each-code-once-a-round",
-      timed == [(None, 1), (32, 1), (40, 1), (None, 2), (32, 2), (40, 2)], str(timed))
+      timed == [(None, 1), (32, 1), (40, 1), (48, 1), (None, 2), (32, 2), (40, 2), (48, 2)],
+      str(timed))
 check("distinct-same-record", len(same) == 1 and same[0]["cap"] == 24
       and same[0]["same_as_cap"] is None and same[0]["same_as_cubin"] == "dup.none.cubin"
       and same[0]["cubin"] == "dup.cap024.cubin", str(same))
 hashes = {r["cap"]: r["code_hash"] for r in d if r["record"] == "regs_time"}
 check("code-hash-equal-for-equal-code", same and same[0]["code_hash"] == hashes.get(None)
-      and len(set(hashes.values())) == 3 and all(len(h) == 16 for h in hashes.values()),
+      and len(set(hashes.values())) == 4 and all(len(h) == 16 for h in hashes.values()),
       str(hashes))
-check("distinct-done", d[-1]["record"] == "regs_done" and d[-1]["cubins"] == 4
-      and d[-1]["measured"] == 6, json.dumps(d[-1]))
+check("distinct-done", d[-1]["record"] == "regs_done" and d[-1]["cubins"] == 5
+      and d[-1]["measured"] == 8, json.dumps(d[-1]))
 r2 = [json.loads(line) for line in open(f"{tmp}/rounds.jsonl")]
 check("rounds-without-distinct-time-all", rounds == 0
-      and sum(r["record"] == "regs_time" for r in r2) == 8
+      and sum(r["record"] == "regs_time" for r in r2) == 10
       and not any(r["record"] == "regs_same" for r in r2), str(rounds))
 check("fake-cubin-hash-zero", all(r.get("code_hash") == "0" * 16 for r in records
                                   if r["record"] == "regs_time"))
