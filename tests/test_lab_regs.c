@@ -834,19 +834,20 @@ static void put(unsigned char *p, uint64_t v, int bytes)
     }
 }
 
-/* A cubin of four sections: null, .shstrtab, .text.k (16 bytes, sh_info 8)
-   and the module's .nv.info with a REGCOUNT record (symbol 3, `regs`) and a
-   MAXREG_COUNT record (the cap ptxas was given). 512 bytes. */
+/* A cubin of five sections: null, .shstrtab, .text.k (16 bytes, sh_info 8),
+   the module's .nv.info with a REGCOUNT record (symbol 3, `regs`), and the
+   function's .nv.info.k with a MAXREG_COUNT record (the cap ptxas was
+   given). 640 bytes. */
 static void build_cubin(unsigned char *elf, int regs, int cap)
 {
-    static const char names[] = "\0.shstrtab\0.text.k\0.nv.info";
-    memset(elf, 0, 512);
+    static const char names[] = "\0.shstrtab\0.text.k\0.nv.info\0.nv.info.k";
+    memset(elf, 0, 640);
     memcpy(elf, "\177ELF", 4);
     elf[4] = 2;              /* 64-bit */
     elf[5] = 1;              /* little-endian */
     put(elf + 0x28, 256, 8); /* e_shoff */
     put(elf + 0x3a, 64, 2);  /* e_shentsize */
-    put(elf + 0x3c, 4, 2);   /* e_shnum */
+    put(elf + 0x3c, 5, 2);   /* e_shnum */
     put(elf + 0x3e, 1, 2);   /* e_shstrndx */
     memcpy(elf + 64, names, sizeof names);
     for (int i = 0; i < 16; i++) {
@@ -857,16 +858,18 @@ static void build_cubin(unsigned char *elf, int regs, int cap)
     put(info + 2, 8, 2);
     put(info + 4, 3, 4);
     put(info + 8, (uint64_t)regs, 4);
-    info[12] = 0x03, info[13] = 0x1b; /* HVAL MAXREG_COUNT */
-    put(info + 14, (uint64_t)cap, 2);
+    unsigned char *own = elf + 192;
+    own[0] = 0x03, own[1] = 0x1b; /* HVAL MAXREG_COUNT */
+    put(own + 2, (uint64_t)cap, 2);
     const struct {
         int name, type, info;
         int offset, size;
-    } sh[4] = {{0, 0, 0, 0, 0},
+    } sh[5] = {{0, 0, 0, 0, 0},
                {1, 3, 0, 64, (int)sizeof names},
                {11, 1, 8, 128, 16},
-               {19, 0x70000000, 0, 160, 16}};
-    for (int i = 0; i < 4; i++) {
+               {19, 0x70000000, 0, 160, 12},
+               {28, 0x70000000, 0, 192, 4}};
+    for (int i = 0; i < 5; i++) {
         unsigned char *h = elf + 256 + 64 * i;
         put(h, (uint64_t)sh[i].name, 4);
         put(h + 4, (uint64_t)sh[i].type, 4);
@@ -877,20 +880,19 @@ static void build_cubin(unsigned char *elf, int regs, int cap)
 }
 
 /* lab-regs-hash-1..6: the hash is FNV-1a over .text.k's name, sh_info and
-   bytes, then the REGCOUNT record's symbol and count (worked out here from
-   the bytes themselves); another register count changes it, another cap
-   (MAXREG_COUNT) does not, nor does a file that is not an ELF64 file or
-   whose section table lies outside it hash at all (0). */
+   bytes, then the module .nv.info's (worked out here from the bytes
+   themselves); another register count changes it, another cap (in the
+   function's .nv.info.k) does not, another instruction does; a file that is
+   not an ELF64 file, or whose section table lies outside it, hashes to 0;
+   a section whose bytes lie outside the file is hashed by its name alone. */
 static void code_hash_test(void **state)
 {
     (void)state;
-    unsigned char elf[512];
+    unsigned char elf[640];
     build_cubin(elf, 40, 64);
-    uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv(h, ".text.k", 7);
-    h = fnv(h, "\x08\0\0\0", 4);
-    h = fnv(h, elf + 128, 16);
-    h = fnv(h, "\x03\0\0\0\x28\0\0\0", 8);
+    const uint64_t start = 0xcbf29ce484222325ull;
+    uint64_t text = fnv(fnv(fnv(start, ".text.k", 7), "\x08\0\0\0", 4), elf + 128, 16);
+    uint64_t h = fnv(fnv(fnv(text, ".nv.info", 8), "\0\0\0\0", 4), elf + 160, 12);
     assert_true(lab_regs_code_hash(elf, sizeof elf) == h);
     build_cubin(elf, 40, 255);
     assert_true(lab_regs_code_hash(elf, sizeof elf) == h);
@@ -904,12 +906,12 @@ static void code_hash_test(void **state)
                                                           "enough to be read as one: 64 bytes..",
                                    64) == 0);
     build_cubin(elf, 40, 64);
-    put(elf + 0x28, 400, 8); /* four headers from 400 run past 512 */
+    put(elf + 0x28, 400, 8); /* five headers from 400 run past 640 */
     assert_true(lab_regs_code_hash(elf, sizeof elf) == 0);
     build_cubin(elf, 40, 64);
-    put(elf + 160 + 2, 400, 2); /* REGCOUNT's length past the section: the walk stops */
-    h = fnv(fnv(fnv(0xcbf29ce484222325ull, ".text.k", 7), "\x08\0\0\0", 4), elf + 128, 16);
-    assert_true(lab_regs_code_hash(elf, sizeof elf) == h);
+    put(elf + 256 + 3 * 64 + 0x18, 4000, 8); /* .nv.info's bytes past the end */
+    assert_true(lab_regs_code_hash(elf, sizeof elf) ==
+                fnv(fnv(text, ".nv.info", 8), "\0\0\0\0", 4));
 }
 
 /* lab-regs-hash-7: --cubins gives records without code hashes the hash of
@@ -918,7 +920,7 @@ static void code_hash_test(void **state)
 static void cubins_option_test(void **state)
 {
     (void)state;
-    unsigned char elf[512];
+    unsigned char elf[640];
     char path[256];
     const char *names[] = {"k.none.cubin", "k.cap040.cubin", "k.cap032.cubin"};
     for (int i = 0; i < 3; i++) {

@@ -13,12 +13,6 @@
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 #define SHT_NOBITS 8
-/* .nv.info's record formats and the attribute of a function's register
-   count (inspect/formats/nvinfo.h, docs/binary-formats.md) */
-#define NV_INFO ".nv.info"
-#define NVINFO_NVAL 0x01
-#define NVINFO_SVAL 0x04
-#define NVINFO_REGCOUNT 0x2f
 
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
 {
@@ -35,31 +29,6 @@ static uint64_t le(const unsigned char *p, int bytes)
         v = v << 8 | p[i];
     }
     return v;
-}
-
-/* The register counts of the module's .nv.info: every REGCOUNT record
-   ([symbol, registers]) in order. A malformed record ends the walk. */
-static uint64_t hash_regcounts(uint64_t h, const unsigned char *p, uint64_t n)
-{
-    uint64_t at = 0;
-    while (n - at >= 4) {
-        const unsigned format = p[at], attribute = p[at + 1];
-        if (format == NVINFO_SVAL) {
-            const uint64_t len = le(p + at + 2, 2);
-            if (len > n - at - 4) {
-                break;
-            }
-            if (attribute == NVINFO_REGCOUNT && len >= 8) {
-                h = fnv1a(h, p + at + 4, 8);
-            }
-            at += 4 + len;
-        } else if (format >= NVINFO_NVAL && format < NVINFO_SVAL) {
-            at += 4;
-        } else {
-            break;
-        }
-    }
-    return h;
 }
 
 uint64_t lab_regs_code_hash(const unsigned char *d, size_t size)
@@ -90,23 +59,17 @@ uint64_t lab_regs_code_hash(const unsigned char *d, size_t size)
         const uint64_t type = le(sh + 4, 4);
         const uint64_t off = le(sh + 0x18, 8);
         const uint64_t len = le(sh + 0x20, 8);
-        const bool in_file = type != SHT_NOBITS && off < n && len <= n - off;
-        /* the module's register counts: CUDA 12 and 13 cubins keep them
-           here, not in sh_info (inspect/formats/cubin.c) */
-        if (name + sizeof NV_INFO <= str_size &&
-            memcmp(d + str_off + name, NV_INFO, sizeof NV_INFO) == 0) {
-            h = in_file ? hash_regcounts(h, d + off, len) : h;
+        const unsigned char *label = d + str_off + name;
+        /* ".text" and at least its NUL inside the names; ".nv.info" with
+           its NUL: the module's, not a function's (which holds the cap) */
+        const bool text = name + 6 <= str_size && memcmp(label, ".text", 5) == 0;
+        const bool info = name + 9 <= str_size && memcmp(label, ".nv.info", 9) == 0;
+        if (!text && !info) {
             continue;
         }
-        /* ".text" and at least its NUL inside the names */
-        if (name + 6 > str_size || memcmp(d + str_off + name, ".text", 5) != 0) {
-            continue;
-        }
-        const unsigned char *section = d + str_off + name;
-        const size_t name_len = strnlen((const char *)section, (size_t)(str_size - name));
-        h = fnv1a(h, section, name_len);
+        h = fnv1a(h, label, strnlen((const char *)label, (size_t)(str_size - name)));
         h = fnv1a(h, sh + 0x2c, 4); /* sh_info: the register count in older cubins */
-        if (in_file) {
+        if (type != SHT_NOBITS && off < n && len <= n - off) {
             h = fnv1a(h, d + off, (size_t)len);
         }
     }

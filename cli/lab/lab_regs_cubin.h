@@ -16,13 +16,16 @@
 #define LAB_REGS_MAX_CUBIN_BYTES ((size_t)64 << 20)
 
 /* FNV-1a (64 bits) over the sections of an ELF64 little-endian file, in
-   the section table's order: of every ".text*" section its name, its
-   sh_info (older cubins keep the register count in its top byte) and its
-   bytes, and of the module's ".nv.info" every REGCOUNT record (a function's
-   register count: where CUDA 12 and 13 put it). Identical code with another
-   register count hashes apart: ws_gemm_nolb (lab/regs) compiles to the same
-   bytes at every cap from 40 to 255, with 40 to 232 registers at entry, and
-   hangs at 40 to 160 but runs at 168. 0 when the bytes are not an ELF64 file
+   the section table's order: of every ".text*" section and of the module's
+   ".nv.info" (where CUDA 12 and 13 keep each function's register count,
+   REGCOUNT; sh_info of .text is then the symbol's index) the name, sh_info
+   (the register count, in its top byte, in older cubins) and the bytes. The
+   algorithm of occ-regs-bench's "code_hash" (cubin_code_hash in
+   lab/regs/regs_bench.cu), so that hashes from both compare. Identical code
+   with another register count hashes apart: ws_gemm_nolb (lab/regs) compiles
+   to one .text at most caps from 24 to 255, with 40 to 232 registers, and
+   hangs at 40 to 160 but runs at 168. A function's own .nv.info.NAME, where the cap
+   ptxas was given is, is left out. 0 when the bytes are not an ELF64 file
    whose section table and names lie inside them: such a cubin is never
    grouped with another. */
 uint64_t lab_regs_code_hash(const unsigned char *data, size_t size);
