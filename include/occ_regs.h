@@ -190,7 +190,9 @@ typedef struct occ_regs_kernel {
     int smem_bytes;             /* static shared memory (the unconstrained compile) */
     int ptx_max_regs;           /* the entry's own .maxnreg (__maxnreg__); 0: none,
                                    and --maxrregcount does not change it */
-    occ_regs_point *caps;       /* [0] the unconstrained compile, then the caps, highest first */
+    occ_regs_point *caps;       /* [0] the unconstrained compile, then the caps, highest first
+                                   (by default the staircase's step tops above the unconstrained
+                                   registers, then its steps below them) */
     int cap_count;
     occ_regs_point *launch_bounds; /* the minimum-blocks variants, 1 first */
     int launch_bounds_count;
@@ -199,6 +201,9 @@ typedef struct occ_regs_kernel {
     const char *why;   /* the recommendation in words (one paragraph) */
     const char *notes; /* what was skipped and why, lines separated by '\n'; "" */
     const occ_regs_setmaxnreg *setmaxnreg; /* NULL: the kernel has no setmaxnreg */
+    const int *candidates; /* the compiles worth timing, as indexes into caps (0: no cap):
+                              occ_regs_candidates */
+    int candidate_count;
 } occ_regs_kernel;
 
 typedef struct occ_regs_result occ_regs_result;
@@ -249,6 +254,14 @@ void occ_regs_totals_get(const occ_regs_result *result, occ_regs_totals *out);
    bytes and a stack no larger than caps[0]'s, then the one of those with
    the most blocks (the highest such cap on a tie). */
 int occ_regs_recommend(const occ_regs_point *caps, int count);
+
+/* The caps worth timing (docs/regs.md, "Candidates"): no cap, and for each
+   blocks-per-SM count a compile reaches without spills the highest cap
+   giving it, leaving out a compile whose registers an earlier one has; only
+   compiles that run (occ_regs_point_runs). Indexes into caps[0 .. count),
+   no cap first, then highest first, into out (at most max); returns how
+   many. */
+int occ_regs_candidates(const occ_regs_point *caps, int count, int *out, int max);
 
 /* The occ.regs JSON document (docs/regs.md). Declared where <stdio.h> was
    included first. */

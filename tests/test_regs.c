@@ -294,6 +294,54 @@ static void rule_runs_test(void **state)
     assert_non_null(strstr(why, "no compile runs"));
 }
 
+/* cand-1..4: the caps worth timing on hand-made points (caps[0] is no cap,
+   then highest first): no cap, then for each block count reached without
+   spills the highest cap giving it, one per register count; only compiles
+   that run. */
+static void candidates_test(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *id;
+        int count;
+        int want_count;
+        int want[6];
+    } ids[] = {{"cand-1", 7, 4, {0, 1, 3, 4}},
+               {"cand-2", 4, 2, {0, 2}},
+               {"cand-3", 5, 1, {2}},
+               {"cand-4", 3, 1, {0}}};
+    occ_regs_point sets[4][7] = {
+        /* cand-1: dot32 on the H200 (ptxas 13.0): 255 and 128 both give 2
+           blocks (255 the highest), 40 and 32 spill */
+        {pt(0, 48, 0, 0, 5), pt(255, 117, 0, 0, 2), pt(128, 108, 0, 0, 2), pt(80, 80, 0, 0, 3),
+         pt(64, 64, 0, 0, 4), pt(40, 40, 184, 40, 6), pt(32, 32, 360, 80, 8)},
+        /* cand-2: a cap with no cap's registers adds nothing; the next one does */
+        {pt(0, 31, 0, 0, 8), pt(255, 31, 0, 0, 8), pt(128, 80, 0, 0, 3), pt(64, 80, 0, 0, 3)},
+        /* cand-3: no cap launches no block, 255 neither, 80 hangs */
+        {smr_pt(0, 194, 0, 0, OCC_REGS_YES), smr_pt(255, 232, 0, 0, OCC_REGS_YES),
+         smr_pt(168, 168, 0, 1, OCC_REGS_YES), smr_pt(80, 80, 0, 2, OCC_REGS_NO),
+         smr_pt(40, 40, 0, 4, OCC_REGS_NO)},
+        /* cand-4: every cap gives no cap's registers (__launch_bounds__ decides) */
+        {pt(0, 168, 0, 0, 1), pt(80, 168, 0, 0, 1), pt(40, 168, 0, 0, 1)},
+    };
+    for (int i = 0; i < 4; i++) {
+        int got[8];
+        int n = occ_regs_candidates(sets[i], ids[i].count, got, 8);
+        bool same = n == ids[i].want_count;
+        for (int c = 0; same && c < n; c++) {
+            same = got[c] == ids[i].want[c];
+        }
+        if (!same) {
+            fail_msg("%s: %d candidates (first %d), not %d (first %d)", ids[i].id, n,
+                     n > 0 ? got[0] : -1, ids[i].want_count, ids[i].want[0]);
+        }
+    }
+    /* out's room is respected */
+    int one[1];
+    assert_int_equal(occ_regs_candidates(sets[0], 7, one, 1), 1);
+    assert_int_equal(one[0], 0);
+}
+
 /* tool-1: nowhere to find ptxas says where it looked and how to point to it. */
 static void find_tool_test(void **state)
 {
@@ -407,8 +455,11 @@ static void point_equals_ptxas(const occ_regs_point *p, const char *ptx_path, in
 }
 
 /* caps-1: every cap's registers, spills and stack are ptxas -v's at the same
-   cap; caps-2: the caps are occ_calc's staircase steps for the H200 at 256
-   threads, walked one register count at a time, at or above ptxas's lowest. */
+   cap; caps-2: the caps are occ_calc's staircase for the H200 at 256
+   threads, walked one register count at a time: every register count where
+   the blocks per SM step down (the most registers a block count allows),
+   and 255, on both sides of the unconstrained compile's count, at or above
+   ptxas's lowest, where a block fits; highest first. */
 static void caps_equal_ptxas_test(void **state)
 {
     (void)state;
@@ -435,19 +486,19 @@ static void caps_equal_ptxas_test(void **state)
     occ_kernel_init(&kern);
     kern.block_x = 256;
     kern.barriers = 0;
-    int previous = 0;
+    int blocks_above = 0; /* at regs + 1 */
     for (int regs = 255; regs >= 1; regs--) {
         kern.regs_per_thread = regs;
         occ_result res;
         assert_int_equal(occ_calc(&d, &kern, &res, NULL), OCC_OK);
-        int base_blocks = k->caps[0].blocks_per_sm;
-        if (res.blocks_per_sm > previous && res.blocks_per_sm > base_blocks &&
-            regs < k->caps[0].regs && regs >= t.min_cap) {
+        bool step_top = regs == 255 || res.blocks_per_sm > blocks_above;
+        if (step_top && res.blocks_per_sm > 0 && regs != k->caps[0].regs && regs >= t.min_cap) {
             want[n++] = regs;
         }
-        previous = res.blocks_per_sm > previous ? res.blocks_per_sm : previous;
+        blocks_above = res.blocks_per_sm;
     }
     assert_int_equal(k->cap_count - 1, n);
+    assert_true(k->caps[1].cap == 255 && k->caps[1].cap > k->caps[0].regs);
     for (int i = 0; i < n; i++) {
         assert_int_equal(k->caps[i + 1].cap, want[i]);
         kern.regs_per_thread = k->caps[i + 1].regs;
@@ -458,8 +509,71 @@ static void caps_equal_ptxas_test(void **state)
     /* hungry spills under a cap of 64: the rule keeps no cap, and names the cliff */
     assert_true(n >= 3);
     assert_int_equal(k->recommended, 0);
-    assert_int_equal(k->cliff_cap, k->caps[1].cap);
+    int first_below = 1;
+    while (k->caps[first_below].cap > k->caps[0].regs) {
+        first_below++;
+    }
+    assert_int_equal(k->cliff_cap, k->caps[first_below].cap);
     assert_non_null(strstr(k->why, "cliff"));
+    occ_regs_result_free(r);
+}
+
+/* above-1: dot32 (lab/regs/kernels, 48 registers uncapped on ptxas 13.0) is
+   compiled at the staircase's step tops above 48 as well (64, 80, 128, 255
+   at 256 threads), each equal to ptxas -v there, and ptxas uses more
+   registers at some (the H200 ran it 22.6% faster at cap 64:
+   docs/results/regs-h200); above-2: none of them is recommended (they add
+   no block); above-3: the candidates are no cap and, for each block count
+   some cap reaches without spills, the highest such cap, one per register
+   count, found here by grouping the caps. */
+static void above_test(void **state)
+{
+    (void)state;
+    occ_device d = h200();
+    occ_regs_options o;
+    options_for(&o, &d, "");
+    char path[512];
+    snprintf(path, sizeof path, "%s", test_data_path("regs/dot32.ptx"));
+    occ_regs_result *r = run_ok(path, &o);
+    const occ_regs_kernel *k = occ_regs_kernel_at(r, 0);
+    int above = 0, more_registers = 0;
+    for (int i = 1; i < k->cap_count; i++) {
+        const occ_regs_point *p = &k->caps[i];
+        assert_true(p->cap < k->caps[i - 1].cap || i == 1);
+        if (p->cap > k->caps[0].regs) {
+            above++;
+            more_registers += p->regs > k->caps[0].regs;
+            point_equals_ptxas(p, path, p->cap, "kernel");
+        }
+    }
+    assert_true(above >= 4);
+    assert_true(more_registers >= 1);
+    /* above-2 */
+    assert_int_equal(k->recommended, 0);
+    /* above-3: for each block count without spills, the highest cap */
+    int best_for_blocks[33] = {0}; /* index into caps, 0 none */
+    for (int i = k->cap_count - 1; i >= 1; i--) {
+        const occ_regs_point *p = &k->caps[i];
+        if (occ_regs_point_spill_bytes(p) == 0 && p->blocks_per_sm > 0) {
+            best_for_blocks[p->blocks_per_sm] = i; /* the last written is the highest cap */
+        }
+    }
+    int want[34], n = 0;
+    want[n++] = 0;
+    for (int i = 1; i < k->cap_count; i++) {
+        bool chosen = best_for_blocks[k->caps[i].blocks_per_sm] == i;
+        for (int c = 0; chosen && c < n; c++) {
+            chosen = k->caps[want[c]].regs != k->caps[i].regs;
+        }
+        if (chosen) {
+            want[n++] = i;
+        }
+    }
+    assert_int_equal(k->candidate_count, n);
+    for (int c = 0; c < n; c++) {
+        assert_int_equal(k->candidates[c], want[c]);
+    }
+    assert_true(n >= 3); /* no cap, and caps above at more registers */
     occ_regs_result_free(r);
 }
 
@@ -567,7 +681,8 @@ static void cache_test(void **state)
     occ_regs_result_free(fourth);
 }
 
-/* light-1: every block fits already: no cap is compiled; the block size is
+/* light-1: every block fits already: only caps above its registers are
+   compiled (the staircase's step tops up to 255), none recommended; the block size is
    its .maxntid. glob-1: --kernel selects one kernel of a module; glob-2: a
    glob that matches none lists the kernels. */
 static void light_and_glob_test(void **state)
@@ -583,7 +698,12 @@ static void light_and_glob_test(void **state)
     const occ_regs_kernel *k = occ_regs_kernel_at(r, 0);
     assert_int_equal(k->threads, 128);
     assert_string_equal(k->threads_source, "maxntid");
-    assert_int_equal(k->cap_count, 1);
+    assert_true(k->cap_count > 1);
+    for (int i = 1; i < k->cap_count; i++) {
+        assert_true(k->caps[i].cap > k->caps[0].regs);
+        assert_true(k->caps[i].blocks_per_sm <= k->caps[0].blocks_per_sm);
+    }
+    assert_int_equal(k->caps[1].cap, 255);
     assert_int_equal(k->recommended, 0);
     assert_int_equal(k->caps[0].occupancy, 1.0);
     assert_non_null(strstr(k->why, "the most this launch allows"));
@@ -710,8 +830,11 @@ static void inputs_test(void **state)
     occ_regs_result_free(from_ptx);
 }
 
-/* cli-1: --json is the occ.regs document; cli-2: the table; cli-3: usage
-   errors exit 2, bad data 1; cli-4: --svg writes a chart. */
+/* cli-1: --json is the occ.regs document, with the candidates (null for no
+   cap) and each cap's setmaxnreg_fits (null: hungry has no setmaxnreg);
+   cli-2: the table and the candidates; cli-3: usage errors exit 2, bad data
+   1; cli-4: --svg writes a chart whose occupancy line runs left to right
+   over the caps on both sides of no cap, a ring a candidate. */
 static void cli_test(void **state)
 {
     (void)state;
@@ -743,18 +866,41 @@ static void cli_test(void **state)
     assert_true(json_is_null(json_object_get(k, "recommended_cap")));
     assert_true(json_is_string(json_object_get(k, "why")));
     assert_true(json_is_null(json_object_get(k, "setmaxnreg")));
+    assert_true(json_is_null(json_object_get(json_array_get(caps, 1), "setmaxnreg_fits")));
+    json_t *candidates = json_object_get(k, "candidates");
+    assert_true(json_array_size(candidates) >= 1);
+    assert_true(json_is_null(json_array_get(candidates, 0))); /* no cap */
+    size_t candidate_count = json_array_size(candidates);
     json_decref(doc);
-    FILE *svg = fopen(svg_path, "r");
-    assert_non_null(svg);
-    char head[64] = "";
-    assert_non_null(fgets(head, sizeof head, svg));
-    fclose(svg);
-    assert_non_null(strstr(head, "<svg"));
+    size_t svg_size;
+    char *svg = NULL;
+    assert_int_equal(regs_read_file(svg_path, 1 << 20, &svg, &svg_size, NULL), OCC_OK);
+    assert_non_null(strstr(svg, "<svg"));
+    const char *points = strstr(svg, "<polyline");
+    assert_non_null(points);
+    points = strstr(points, "points=\"") + 8;
+    double previous_x = -1, x, y;
+    int seen = 0, used;
+    while (sscanf(points, "%lf,%lf%n", &x, &y, &used) == 2) {
+        assert_true(x >= previous_x);
+        previous_x = x;
+        points += used;
+        seen++;
+    }
+    assert_true(seen >= 8); /* no cap, 255, 128, 80, 64, 48, 40, 32 */
+    size_t rings = 0;
+    for (const char *at = svg; (at = strstr(at, "stroke=\"#d08a00\"")) != NULL; at++) {
+        rings++;
+    }
+    assert_int_equal(rings, candidate_count);
+    free(svg);
 
     assert_int_equal(OCC(NULL, "regs", "--gpu", "H200", "--min-blocks", "none", "--no-cache", path),
                      EXIT_OK);
     assert_non_null(strstr(last.out, "  CAP       REGS  SPILL-ST"));
     assert_non_null(strstr(last.out, "recommended: no cap"));
+    assert_non_null(strstr(last.out, "\n  to time (no cap, and each block count's highest cap "
+                                     "without spills): none ("));
 
     /* cli-3 */
     assert_int_equal(OCC(NULL, "regs", "--caps", "300", path), EXIT_USAGE);
@@ -785,6 +931,7 @@ int main(void)
         cmocka_unit_test(min_blocks_rewrite_test),
         cmocka_unit_test(rule_test),
         cmocka_unit_test(rule_runs_test),
+        cmocka_unit_test(candidates_test),
         cmocka_unit_test(find_tool_test),
     };
     int failed = cmocka_run_group_tests_name("regs", plain, NULL, NULL);
@@ -799,13 +946,10 @@ int main(void)
         nvcc = NULL;
     }
     const struct CMUnitTest with_ptxas[] = {
-        cmocka_unit_test(caps_equal_ptxas_test),
-        cmocka_unit_test(variants_test),
-        cmocka_unit_test(cache_test),
-        cmocka_unit_test(light_and_glob_test),
-        cmocka_unit_test(bad_inputs_test),
-        cmocka_unit_test(inputs_test),
-        cmocka_unit_test(cli_test),
+        cmocka_unit_test(caps_equal_ptxas_test), cmocka_unit_test(above_test),
+        cmocka_unit_test(variants_test),         cmocka_unit_test(cache_test),
+        cmocka_unit_test(light_and_glob_test),   cmocka_unit_test(bad_inputs_test),
+        cmocka_unit_test(inputs_test),           cmocka_unit_test(cli_test),
     };
     failed += cmocka_run_group_tests_name("regs-ptxas", with_ptxas, NULL, NULL);
     char cmd[400];

@@ -83,7 +83,8 @@ static bool has_message(const occ_regs_setmaxnreg *m, const char *code)
    dropped its setmaxnreg (C7508, no USETMAXREG in the cubin): an error;
    nolb-2: the caps below 168 hang (the groups' 64,512 registers above the
    block's cap x 384 at entry), 168 fits exactly; nolb-3: the recommendation
-   is 168, as the H200 measured, where the v1 rule alone named 40; nolb-4:
+   is 168, as the H200 measured, where the v1 rule alone named 40, and the
+   one candidate to time (no cap cannot launch, the others hang); nolb-4:
    the __launch_bounds__ variants likewise (N = 1: 168, fits; N = 2: 80,
    over). */
 static void nolb_test(void **state)
@@ -135,6 +136,8 @@ static void nolb_test(void **state)
     assert_int_equal(k->caps[k->recommended].cap, 168);
     assert_true(strncmp(k->why, "cap 168: no cap cannot run", 26) == 0);
     assert_non_null(strstr(k->why, "(a hang): 80, 56, 40."));
+    assert_int_equal(k->candidate_count, 1);
+    assert_int_equal(k->caps[k->candidates[0]].cap, 168);
     /* nolb-4 */
     assert_int_equal(k->launch_bounds_count, 2);
     assert_int_equal(k->launch_bounds[0].regs, 168);
@@ -145,7 +148,8 @@ static void nolb_test(void **state)
 
 /* lb-1: with __launch_bounds__(384, 1) ptxas keeps 168 at every cap, keeps
    the setmaxnreg (two USETMAXREG) and says nothing: every cap fits, no
-   error, no cap recommended. */
+   error, no cap recommended, and no cap the only candidate (every cap is
+   the same 168 registers). */
 static void launch_bounds_test(void **state)
 {
     (void)state;
@@ -166,6 +170,8 @@ static void launch_bounds_test(void **state)
         assert_int_equal(k->caps[i].setmaxnreg_fits, OCC_REGS_YES);
     }
     assert_int_equal(k->recommended, 0);
+    assert_int_equal(k->candidate_count, 1);
+    assert_int_equal(k->candidates[0], 0);
     occ_regs_result_free(r);
 }
 
@@ -220,6 +226,9 @@ static void cli_test(void **state)
     }
     json_t *k = json_array_get(json_object_get(doc, "kernels"), 0);
     assert_int_equal(json_integer_value(json_object_get(k, "recommended_cap")), 168);
+    json_t *candidates = json_object_get(k, "candidates");
+    assert_int_equal(json_array_size(candidates), 1);
+    assert_int_equal(json_integer_value(json_array_get(candidates, 0)), 168);
     json_t *smr = json_object_get(k, "setmaxnreg");
     assert_true(json_is_object(smr));
     assert_int_equal(json_array_size(json_object_get(smr, "regions")), 2);

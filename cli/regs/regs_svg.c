@@ -2,7 +2,9 @@
  * regs_svg.c - occ regs --svg: for each kernel a panel of occupancy (left
  * axis, a line with a dot a cap) and spill bytes (right axis, bars) against
  * the register cap, the unconstrained compile at its own register count
- * labelled "none", the recommended cap ringed and the cliff marked.
+ * labelled "none", the recommended cap ringed, the candidates to time
+ * marked, and the cliff. The caps run from ptxas's lowest to 255, on both
+ * sides of the unconstrained compile: the line joins them left to right.
  */
 #include <errno.h>
 #include <string.h>
@@ -69,6 +71,8 @@ static void panel(svg *s, const occ_regs_kernel *k, double top)
                  k->caps[k->recommended].cap);
     }
     svg_text(s, LEFT, top + 28, "start", 15, "#222", 0, text);
+    svg_text(s, PANEL_WIDTH - RIGHT, top + 28, "end", 11, "#444", 0,
+             "green ring: recommended; orange ring: a candidate to time");
     svg_rect(s, LEFT, top + TOP, PANEL_WIDTH - LEFT - RIGHT, h, "none", "#999");
     /* the axes' ticks */
     double ticks[16];
@@ -97,7 +101,7 @@ static void panel(svg *s, const occ_regs_kernel *k, double top)
     }
     svg_text(s, PANEL_WIDTH - 16, top + TOP + h / 2, "middle", 12, "#b23b3b", 90,
              "spill bytes (stores + loads)");
-    /* spills as bars, occupancy as a line, highest cap first as the list is */
+    /* spills as bars, occupancy as a line */
     double xs[OCC_REGS_MAX_CAPS + 1], ys[OCC_REGS_MAX_CAPS + 1];
     int count = k->cap_count < OCC_REGS_MAX_CAPS + 1 ? k->cap_count : OCC_REGS_MAX_CAPS + 1;
     for (int i = 0; i < count; i++) {
@@ -111,7 +115,25 @@ static void panel(svg *s, const occ_regs_kernel *k, double top)
         xs[i] = x;
         ys[i] = py_occ(&a, p->occupancy);
     }
-    svg_polyline(s, xs, ys, count, "#1f5fa8", 2);
+    /* the line left to right: no cap sits among the caps at its registers */
+    double line_x[OCC_REGS_MAX_CAPS + 1], line_y[OCC_REGS_MAX_CAPS + 1];
+    for (int i = 0; i < count; i++) {
+        int at = i;
+        while (at > 0 && line_x[at - 1] > xs[i]) {
+            line_x[at] = line_x[at - 1];
+            line_y[at] = line_y[at - 1];
+            at--;
+        }
+        line_x[at] = xs[i];
+        line_y[at] = ys[i];
+    }
+    svg_polyline(s, line_x, line_y, count, "#1f5fa8", 2);
+    for (int c = 0; c < k->candidate_count; c++) {
+        int i = k->candidates[c];
+        if (i < count) {
+            svg_marker(s, xs[i], ys[i], 6, "#d08a00", true, "a candidate to time");
+        }
+    }
     for (int i = 0; i < count; i++) {
         const occ_regs_point *p = &k->caps[i];
         char tip[160];

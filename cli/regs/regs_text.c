@@ -46,6 +46,27 @@ static void row(FILE *out, const char *label, const occ_regs_point *p, bool reco
     fputs(recommended ? "  <- recommended\n" : "\n", out);
 }
 
+/* The caps worth timing, each with its registers and blocks. */
+static void print_candidates(FILE *out, const occ_regs_kernel *k)
+{
+    if (k->candidate_count == 0) {
+        fputs("  to time: nothing runs\n", out);
+        return;
+    }
+    char line[2048] = "to time (no cap, and each block count's highest cap without spills):";
+    size_t used = strlen(line);
+    for (int i = 0; i < k->candidate_count && used < sizeof line; i++) {
+        const occ_regs_point *p = &k->caps[k->candidates[i]];
+        char cap[16];
+        snprintf(cap, sizeof cap, p->cap > 0 ? "%d" : "none", p->cap);
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s %s (%d regs, %d %s)",
+                                 i > 0 ? "," : "", cap, p->regs, p->blocks_per_sm,
+                                 cli_plural(p->blocks_per_sm, "block", "blocks"));
+    }
+    fputs("  ", out);
+    cli_print_wrapped(out, line, 4);
+}
+
 static void print_kernel(FILE *out, const occ_regs_kernel *k, bool predicted)
 {
     char name[512];
@@ -76,6 +97,7 @@ static void print_kernel(FILE *out, const occ_regs_kernel *k, bool predicted)
     snprintf(why, sizeof why, "recommended: %s", k->why);
     fputs("  ", out);
     cli_print_wrapped(out, why, 4);
+    print_candidates(out, k);
     regs_print_setmaxnreg(out, k);
     print_notes(out, k->notes, "  ");
 }

@@ -2,9 +2,14 @@
  * plan.c - the caps worth compiling. Resident blocks never rise as the
  * registers per thread grow (occ_calc), so the blocks a launch gets are a
  * staircase over the register count: the caps worth a compile are its
- * steps, the largest register count at which each further block fits. Any
- * cap between two steps costs what the lower step costs in spills, at best,
- * and buys no more blocks than the higher one.
+ * steps, the largest register count at which each block count fits. Below
+ * the unconstrained compile's registers, a cap between two steps costs what
+ * the lower step costs in spills, at best, and buys no more blocks than the
+ * higher one. Above them, ptxas given more registers than it takes
+ * unconstrained uses them, and can be faster at the same or fewer blocks
+ * (dot32 22.6% at cap 64 against its 48 registers uncapped, on the H200:
+ * docs/results/regs-h200); the most registers each block count allows is
+ * the cap that gives it the most room.
  */
 #include <string.h>
 
@@ -71,6 +76,26 @@ int regs_staircase_caps(const regs_launch *l, int regs, int *caps, int cap_max)
             continue;
         }
         caps[n++] = cap;
+    }
+    return n;
+}
+
+int regs_step_tops_above(const regs_launch *l, int regs, int *caps, int cap_max)
+{
+    int max_regs = l->device->max_regs_per_thread;
+    int n = 0;
+    for (int k = blocks_at(l, regs); k >= 1 && n < cap_max; k--) {
+        int top = largest_regs_for(l, k, max_regs);
+        if (top <= regs || (n > 0 && caps[n - 1] == top)) {
+            continue; /* at or below the uncompiled count, or a step of more blocks */
+        }
+        caps[n++] = top;
+    }
+    /* lowest first as found: highest first as the other lists */
+    for (int i = 0; i < n / 2; i++) {
+        int t = caps[i];
+        caps[i] = caps[n - 1 - i];
+        caps[n - 1 - i] = t;
     }
     return n;
 }

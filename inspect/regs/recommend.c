@@ -204,7 +204,7 @@ const char *regs_why(const occ_regs_point *caps, int count, int index, int max_b
     } else if (none->blocks_per_sm >= max_blocks) {
         say(&w,
             "no cap: %d %s per SM (%.1f%%) at %d registers, the most this launch allows with any "
-            "registers; a cap can only cost.",
+            "registers: no cap adds a block.",
             none->blocks_per_sm, plural(none->blocks_per_sm, "block", "blocks"),
             none->occupancy * 100, none->regs);
     } else if (count == 1) {

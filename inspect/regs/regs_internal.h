@@ -246,6 +246,14 @@ bool regs_occupancy(const regs_launch *l, int regs, occ_result *out);
  */
 int regs_staircase_caps(const regs_launch *l, int regs, int *caps, int cap_max);
 
+/*
+ * The staircase's step tops above `regs` registers: for each block count k
+ * from what `regs` gives down to 1, the largest register count (up to the
+ * ISA's, the device's max_regs_per_thread) at which k blocks fit, where it
+ * is above regs; highest first, into caps (at most cap_max).
+ */
+int regs_step_tops_above(const regs_launch *l, int regs, int *caps, int cap_max);
+
 /* The most blocks per SM the launch allows with any registers: the
    __launch_bounds__ variants to compile, 1 .. this. */
 int regs_max_blocks(const regs_launch *l);

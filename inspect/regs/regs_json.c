@@ -151,6 +151,18 @@ static void kernel(json_stream *s, const occ_regs_kernel *k, const regs_kernel_o
         }
     }
     json_stream_raw(s, "]", 1);
+    key(s, "candidates");
+    json_stream_raw(s, "[", 1);
+    for (int i = 0; i < k->candidate_count; i++) {
+        const occ_regs_point *p = &k->caps[k->candidates[i]];
+        json_stream_raw(s, ",", i > 0 ? 1 : 0);
+        if (p->cap > 0) {
+            json_stream_int(s, p->cap);
+        } else {
+            json_stream_lit(s, "null");
+        }
+    }
+    json_stream_raw(s, "]", 1);
     key(s, "notes");
     lines(s, k->notes);
     key(s, "setmaxnreg");

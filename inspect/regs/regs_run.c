@@ -230,6 +230,7 @@ void occ_regs_result_free(occ_regs_result *r)
         free(owned->why);
         free(owned->notes);
         regs_setmaxnreg_free(owned);
+        free(owned->candidates);
         free(k->caps);
         free(k->launch_bounds);
     }
@@ -356,7 +357,10 @@ static occ_status make_plans(regs_run_state *s, const occ_inspect_result *r, reg
         }
         int steps[OCC_REGS_MAX_CAPS];
         int step_count = regs_staircase_caps(&p->launch, k->regs, steps, OCC_REGS_MAX_CAPS);
-        for (int c = 0; c < step_count; c++) {
+        /* and above the unconstrained count: ptxas uses what it is given */
+        int above = regs_step_tops_above(&p->launch, k->regs, p->caps, OCC_REGS_MAX_CAPS / 2);
+        p->cap_count = above;
+        for (int c = 0; c < step_count && p->cap_count < OCC_REGS_MAX_CAPS; c++) {
             if (s->min_cap > 0 && steps[c] < s->min_cap) {
                 occ_result at;
                 regs_note(&p->kernel_notes,

@@ -18,6 +18,7 @@ typedef struct regs_kernel_owned {
     occ_regs_setmaxnreg_region *smr_regions;
     occ_regs_setmaxnreg_message *smr_messages;
     char *smr_errors;
+    int *candidates;
 } regs_kernel_owned;
 
 struct occ_regs_result {

@@ -278,6 +278,13 @@ static occ_status build_kernel(regs_run_state *s, regs_plan *p, const occ_inspec
         }
     }
     k->recommended = occ_regs_recommend(k->caps, k->cap_count);
+    owned->candidates = malloc((size_t)k->cap_count * sizeof *owned->candidates);
+    if (owned->candidates == NULL) {
+        return regs_fail(err, OCC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    k->candidates = owned->candidates;
+    k->candidate_count =
+        occ_regs_candidates(k->caps, k->cap_count, owned->candidates, k->cap_count);
     k->cliff_cap = regs_cliff_cap(k->caps, k->cap_count);
     char why[2048];
     k->why = owned->why = strdup(regs_why(k->caps, k->cap_count, k->recommended, p->max_blocks,
