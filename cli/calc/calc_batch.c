@@ -199,7 +199,7 @@ typedef struct batch_state {
         uint64_t bits; /* the double's bits; text[0] == 0: empty */
         char text[24]; /* ",%.6g" of it */
     } occupancy[OCCUPANCY_CACHE_SLOTS];
-    /* calc_limiter_list of each set of occ_limiter bits, made once */
+    /* occ_limiter_list of each set of occ_limiter bits, made once */
     char limiter_names[LIMITER_SETS][LIMITER_NAMES_BYTES];
     bool limiter_named[LIMITER_SETS];
     out_line line;
@@ -362,19 +362,19 @@ static char *put_occupancy(batch_state *s, char *p, double occupancy)
     return p + len;
 }
 
-/* Appends calc_limiter_list's names for the bits, made once per set. */
+/* Appends occ_limiter_list's names for the bits, made once per set. */
 static char *put_limiters(batch_state *s, char *p, unsigned limiters)
 {
     char own[LIMITER_NAMES_BYTES];
     const char *names;
     if (limiters < LIMITER_SETS) {
         if (!s->limiter_named[limiters]) {
-            calc_limiter_list(limiters, s->limiter_names[limiters], LIMITER_NAMES_BYTES);
+            occ_limiter_list(limiters, s->limiter_names[limiters], LIMITER_NAMES_BYTES);
             s->limiter_named[limiters] = true;
         }
         names = s->limiter_names[limiters];
     } else {
-        names = calc_limiter_list(limiters, own, sizeof own);
+        names = occ_limiter_list(limiters, own, sizeof own);
     }
     size_t len = strlen(names);
     memcpy(p, names, len);

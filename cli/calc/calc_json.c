@@ -68,35 +68,11 @@ json_t *gpu_to_json(const occ_device *d, bool named)
     return gpu;
 }
 
-const char *calc_limiter_list(unsigned limiters, char *buf, size_t cap)
-{
-    static const struct {
-        occ_limiter bit;
-        const char *name;
-    } names[] = {{OCC_LIMITER_WARPS, "warps"},
-                 {OCC_LIMITER_BLOCKS, "blocks"},
-                 {OCC_LIMITER_REGISTERS, "registers"},
-                 {OCC_LIMITER_SHARED_MEM, "shared_mem"},
-                 {OCC_LIMITER_BARRIERS, "barriers"}};
-    size_t len = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if ((limiters & (unsigned)names[i].bit) != 0) {
-            int n = snprintf(buf + len, cap - len, "%s%s", len > 0 ? "+" : "", names[i].name);
-            if (n < 0 || (size_t)n >= cap - len) {
-                break;
-            }
-            len += (size_t)n;
-        }
-    }
-    return buf;
-}
-
 static json_t *limiter_array(unsigned limiters)
 {
     char buf[96];
     json_t *list = json_array();
-    calc_limiter_list(limiters, buf, sizeof buf);
+    occ_limiter_list(limiters, buf, sizeof buf);
     char *save = NULL;
     for (char *name = strtok_r(buf, "+", &save); name != NULL; name = strtok_r(NULL, "+", &save)) {
         json_array_append_new(list, json_string(name));
