@@ -74,7 +74,6 @@ json_t *gpu_to_json(const occ_device *dev, bool named);
 /* True for a named product, false for a generic sm_XX entry. */
 bool gpu_is_named(const occ_device *dev);
 
-
 /* `occ calc --batch PATH` ('-': stdin): one output row per input row. */
 int calc_batch(const char *path, const cli_io *io);
 
