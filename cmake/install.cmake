@@ -6,7 +6,8 @@
 #   runtime  libocc.so.0, libocc-inspect.so.0, libocc-profile.so.0
 #   devel    headers, static libraries, occ.pc, occ-inspect.pc, occ-profile.pc,
 #            lib/cmake/occ
-#   cli      bin/occ, bin/occ-lab, man pages, completions
+#   cli      bin/occ, bin/occ-lab, bin/occ-regs-bench (with
+#            share/occ/lab/regs/kernels.tsv), man pages, completions
 #   web      share/occ/web
 # `make uninstall` removes what the last install listed in
 # install_manifest.txt (packaging/uninstall.cmake).
@@ -16,10 +17,17 @@ include(CMakePackageConfigHelpers)
 set(OCC_PACKAGING_DIR ${CMAKE_SOURCE_DIR}/packaging)
 set(OCC_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/occ)
 
-# The executables. occ finds occ-lab beside itself.
+# The executables. occ finds occ-lab and occ-regs-bench beside itself, and
+# occ lab regs the kernels' table under share/occ/lab/regs when it is not run
+# from the source tree.
 install(TARGETS occ RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
 if(TARGET occ-lab)
   install(TARGETS occ-lab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+endif()
+if(TARGET occ-regs-bench)
+  install(TARGETS occ-regs-bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+  install(FILES ${CMAKE_SOURCE_DIR}/lab/regs/kernels.tsv
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/occ/lab/regs COMPONENT cli)
 endif()
 
 # The libraries. libocc-inspect.so and libocc-profile.so find libocc.so beside

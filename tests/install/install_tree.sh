@@ -81,17 +81,22 @@ share/fish/vendor_completions.d/occ.fish"
 for command in $(occ_commands "$occ"); do
     expected+=$'\n'"share/man/man1/occ-$command.1"
 done
-# occ-lab and the page only where the build made them
+# occ-lab, occ-regs-bench (with occ lab regs's kernels' table) and the page only where the
+# build made them
 [ -x "$build/occ-lab" ] && expected+=$'\n'"bin/occ-lab"
+[ -x "$build/occ-regs-bench" ] &&
+    expected+=$'\n'"bin/occ-regs-bench"$'\n'"share/occ/lab/regs/kernels.tsv"
 $web_built && expected+=$'\n'"share/occ/web/index.html"
 
 present=$(cd "$prefix" && find . \( -type f -o -type l \) | sed 's|^\./||')
 absent=$(missing_from "$expected" "$present")
 [ -z "$absent" ] || fail "not installed under $prefix: $absent"
-$web_built || [ -d "$build/web" ] || [ ! -e "$prefix/share/occ" ] ||
-    fail "share/occ installed although the page was not built"
+$web_built || [ -d "$build/web" ] || [ ! -e "$prefix/share/occ/web" ] ||
+    fail "share/occ/web installed although the page was not built"
 [ -x "$build/occ-lab" ] || [ ! -e "$prefix/bin/occ-lab" ] ||
     fail "bin/occ-lab installed although it was not built"
+[ -x "$build/occ-regs-bench" ] || [ ! -e "$prefix/bin/occ-regs-bench" ] ||
+    fail "bin/occ-regs-bench installed although it was not built"
 
 # The manifest (what make uninstall removes) is exactly the tree.
 listed=$(sed "s|^$prefix/||" "$manifest")
