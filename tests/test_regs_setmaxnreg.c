@@ -263,6 +263,68 @@ static void cli_test(void **state)
     assert_null(strstr(last.out, "error:"));
 }
 
+/* Every key of the object (and of the objects and arrays in it) is quoted
+   in the section's text; fails naming the first that is not. */
+static void keys_documented(json_t *v, const char *section, const char *where)
+{
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            keys_documented(json_array_get(v, i), section, where);
+        }
+        return;
+    }
+    if (!json_is_object(v)) {
+        return;
+    }
+    const char *name;
+    json_t *value;
+    json_object_foreach(v, name, value)
+    {
+        char quoted[128];
+        snprintf(quoted, sizeof quoted, "\"%s\"", name);
+        if (strstr(section, quoted) == NULL) {
+            fail_msg("docs/json.md's occ.regs section does not name %s (in %s)", quoted, where);
+        }
+        keys_documented(value, section, name);
+    }
+}
+
+/* doc-1: every field of the occ.regs document, of a setmaxnreg kernel and of
+   a prediction, is in docs/json.md's occ.regs section. */
+static void documented_test(void **state)
+{
+    (void)state;
+    const char *source = getenv("OCC_SOURCE_DIR");
+    assert_non_null(source);
+    char path[600];
+    snprintf(path, sizeof path, "%s/docs/json.md", source);
+    char *doc_text = NULL;
+    size_t doc_size;
+    assert_int_equal(regs_read_file(path, 1 << 22, &doc_text, &doc_size, NULL), OCC_OK);
+    char *section = strstr(doc_text, "## `occ regs --json`: schema `occ.regs`");
+    assert_non_null(section);
+    char *end = strstr(section + 3, "\n## ");
+    if (end != NULL) {
+        *end = '\0';
+    }
+    char ptx[512];
+    snprintf(ptx, sizeof ptx, "%s", test_data_path("regs/ws_gemm_nolb.ptx"));
+    OCC(NULL, "regs", "--gpu", "H200", "--threads", "384", "--min-blocks", "1", "--bytes-loaded",
+        "64", "--cache-dir", cache, "--json", ptx);
+    json_error_t jerr;
+    json_t *doc = json_loads(last.out, 0, &jerr);
+    if (doc == NULL) {
+        fail_msg("not JSON: %s", jerr.text);
+    }
+    json_t *k = json_array_get(json_object_get(doc, "kernels"), 0);
+    assert_true(json_is_object(json_object_get(k, "setmaxnreg")));
+    assert_true(json_is_object(
+        json_object_get(json_array_get(json_object_get(k, "caps"), 1), "predicted")));
+    keys_documented(doc, section, "the document");
+    json_decref(doc);
+    free(doc_text);
+}
+
 int main(void)
 {
     char *ptxas = NULL;
@@ -284,10 +346,9 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(nolb_test),
-        cmocka_unit_test(launch_bounds_test),
-        cmocka_unit_test(minnctapersm_test),
-        cmocka_unit_test(cli_test),
+        cmocka_unit_test(nolb_test),         cmocka_unit_test(launch_bounds_test),
+        cmocka_unit_test(minnctapersm_test), cmocka_unit_test(cli_test),
+        cmocka_unit_test(documented_test),
     };
     int failed = cmocka_run_group_tests_name("regs-setmaxnreg", tests, NULL, NULL);
     char cmd[400];

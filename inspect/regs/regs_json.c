@@ -180,6 +180,8 @@ static void document(json_stream *s, const occ_regs_result *r)
     occ_regs_totals_get(r, &t);
     json_stream_lit(s, "{\"schema\":\"occ.regs\",\"version\":");
     json_stream_int(s, OCC_REGS_SCHEMA_VERSION);
+    key(s, "occ_version");
+    json_stream_cstring(s, occ_version());
     key(s, "input");
     json_stream_cstring(s, t.input);
     key(s, "input_kind");
