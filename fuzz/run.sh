@@ -20,7 +20,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 status=0
 
 for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline \
-        baseline_round_trip regs_ptx setmaxnreg ncu kineto nsys_csv nsys_sqlite cupti launch_table; do
+        baseline_round_trip regs_ptx setmaxnreg lab_regs ncu kineto nsys_csv nsys_sqlite cupti \
+        launch_table; do
     binary="$build/fuzz_$target"
     if [ ! -x "$binary" ]; then
         echo "run.sh: $binary is missing; configure the build with CC=clang-14 -DOCC_FUZZ=ON" >&2
