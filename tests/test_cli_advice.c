@@ -308,6 +308,8 @@ static void sweep_json_and_text(void **state)
     json_t *doc = parse_json_out();
     assert_string_equal(json_string_value(json_object_get(doc, "schema")), "occ.sweep");
     assert_string_equal(json_string_value(json_object_get(doc, "axis")), "regs");
+    assert_int_equal(json_int(doc, "version"), 2);
+    assert_int_equal(json_int(doc, "smem_config_bytes"), 233472);
     json_t *cur = json_object_get(doc, "current");
     assert_int_equal(json_int(cur, "value"), 64);
     assert_int_equal(json_int(cur, "warps_per_sm"), 32);

@@ -183,6 +183,19 @@ static void test_sweep_cluster_csv(void **state)
     json_t *doc = parse_json_out();
     assert_string_equal(json_string_value(json_object_get(doc, "axis")), "cluster");
     assert_int_equal(json_array_size(json_object_get(doc, "points")), 8);
+    /* occ.sweep version 2: one document for every axis */
+    assert_int_equal(json_int(doc, "version"), 2);
+    assert_true(json_is_integer(json_object_get(doc, "smem_config_bytes")));
+    assert_true(json_is_null(json_object_get(doc, "current")));
+    json_decref(doc);
+    /* with --cluster, current is that size's point */
+    assert_int_equal(OCC(NULL, "sweep", "cluster", ONE_BLOCK, "--cluster", "4", "--json"), 0);
+    doc = parse_json_out();
+    json_t *cur = json_object_get(doc, "current");
+    json_t *fourth = json_array_get(json_object_get(doc, "points"), 3);
+    assert_int_equal(json_int(cur, "value"), 4);
+    assert_int_equal(json_int(cur, "max_active_clusters"), json_int(fourth, "max_active_clusters"));
+    assert_int_equal(json_int(cur, "active_sms"), json_int(fourth, "active_sms"));
     json_decref(doc);
     assert_int_equal(OCC(NULL, "sweep", "cluster", ONE_BLOCK, "--svg", "x.svg"), 2);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "calc_output.h"
-#include "cluster_output.h"
+#include "cluster_json.h"
 
 #define CALC_SCHEMA_VERSION 1
 

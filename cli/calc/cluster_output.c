@@ -8,57 +8,11 @@
 #include "calc_output.h"
 #include "cluster_output.h"
 #include "output.h"
-
-static const char *policy_name(occ_cluster_policy policy)
-{
-    switch (policy) {
-    case OCC_CLUSTER_POLICY_SPREAD: return "spread";
-    case OCC_CLUSTER_POLICY_LOAD_BALANCING: return "load-balancing";
-    case OCC_CLUSTER_POLICY_DEFAULT: break;
-    }
-    return "default";
-}
+#include "sweep_json.h"
 
 static bool has_cluster(const occ_kernel *k)
 {
     return k->cluster_x != 0 || k->cluster_y != 1 || k->cluster_z != 1;
-}
-
-json_t *gpc_layout_to_json(const occ_device *d)
-{
-    json_t *sms = json_null();
-    if (d->gpc_count > 0) {
-        sms = json_array();
-        for (int g = 0; g < d->gpc_count; g++) {
-            json_array_append_new(sms, json_integer(d->gpc_sms[g]));
-        }
-    }
-    return json_pack(
-        "{s:s, s:o, s:o}", "source",
-        occ_gpc_source_name(d->gpc_count > 0 ? d->gpc_source : OCC_GPC_UNKNOWN), "citation",
-        d->gpc_citation != NULL ? json_string(d->gpc_citation) : json_null(), "gpc_sms", sms);
-}
-
-json_t *cluster_to_json(const occ_device *d, const occ_kernel *k)
-{
-    occ_cluster_result r;
-    if (!has_cluster(k) || occ_cluster_calc(d, k, &r, NULL) != OCC_OK) {
-        return json_null();
-    }
-    json_t *gpcs = json_array();
-    for (int g = 0; g < r.gpc_count; g++) {
-        json_array_append_new(gpcs,
-                              json_pack("{s:i, s:i, s:i}", "sms", r.gpc_sms[g], "clusters",
-                                        r.gpc_clusters[g], "active_sms", r.gpc_active_sms[g]));
-    }
-    return json_pack("{s:[i,i,i], s:i, s:b, s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:b, s:b, s:o}",
-                     "dims", r.cluster_x, r.cluster_y, r.cluster_z, "size", r.cluster_size,
-                     "non_portable", k->cluster_non_portable, "policy",
-                     policy_name(k->cluster_policy), "blocks_per_sm", r.blocks_per_sm,
-                     "max_active_clusters", r.max_active_clusters, "max_potential_cluster_size",
-                     r.max_potential_cluster_size, "active_blocks", r.active_blocks, "active_sms",
-                     r.active_sms, "gpc_layout_source", occ_gpc_source_name(r.gpc_source), "exact",
-                     r.exact, "launch_refused", r.launch_refused, "gpcs", gpcs);
 }
 
 void cluster_print_text(FILE *out, const occ_device *d, const occ_kernel *k)
@@ -74,37 +28,6 @@ void cluster_print_text(FILE *out, const occ_device *d, const occ_kernel *k)
         return;
     }
     cli_print_wrapped(out, text, 0);
-}
-
-static json_t *sweep_doc(const occ_device *d, const occ_kernel *k, const occ_cluster_sweep_point *p,
-                         int n)
-{
-    occ_result r;
-    occ_calc(d, k, &r, NULL);
-    json_t *doc = calc_to_json(d, k, &r);
-    json_object_set_new(doc, "schema", json_string("occ.sweep"));
-    json_object_del(doc, "result");
-    json_object_set_new(doc, "axis", json_string("cluster"));
-    occ_cluster_result c;
-    occ_kernel one = *k;
-    one.cluster_x = 1;
-    one.cluster_y = one.cluster_z = 1;
-    occ_cluster_calc(d, &one, &c, NULL);
-    json_object_set_new(doc, "exact", json_boolean(c.exact));
-    json_object_set_new(doc, "gpc_layout_source", json_string(occ_gpc_source_name(c.gpc_source)));
-    json_object_set_new(doc, "current",
-                        has_cluster(k) ? json_integer(k->cluster_x * k->cluster_y * k->cluster_z)
-                                       : json_null());
-    json_t *points = json_array();
-    for (int i = 0; i < n; i++) {
-        json_array_append_new(
-            points, json_pack("{s:i, s:i, s:i, s:f, s:f, s:i}", "value", p[i].cluster_size,
-                              "max_active_clusters", p[i].max_active_clusters, "blocks_per_sm",
-                              p[i].blocks_per_sm, "warps_per_sm", p[i].warps_per_sm, "occupancy",
-                              p[i].occupancy, "active_sms", p[i].active_sms));
-    }
-    json_object_set_new(doc, "points", points);
-    return doc;
 }
 
 bool cluster_sweep_print(FILE *out, const occ_device *d, const occ_kernel *k, bool regs_given,
@@ -125,7 +48,7 @@ bool cluster_sweep_print(FILE *out, const occ_device *d, const occ_kernel *k, bo
         return true;
     }
     if (json) {
-        json_t *doc = sweep_doc(d, k, p, n);
+        json_t *doc = sweep_json_cluster(d, k, p, n);
         calc_json_set_regs_given(doc, regs_given);
         cli_print_json(out, doc);
         return true;

@@ -1,8 +1,8 @@
 /*
  * cluster_output.h - how the kernel-launch commands show a thread-block
- * cluster launch (--cluster): the JSON object result.cluster, the GPU's GPC
- * layout, the paragraph calc and explain print, `occ sweep cluster`, and the
- * persistent cluster grid of `occ suggest` (docs/cli.md, docs/json.md).
+ * cluster launch (--cluster): the paragraph calc and explain print, `occ
+ * sweep cluster`, and the persistent cluster grid of `occ suggest`
+ * (docs/cli.md, docs/json.md). Its JSON objects are cluster_json.h's.
  */
 #ifndef OCC_CLI_CLUSTER_OUTPUT_H
 #define OCC_CLI_CLUSTER_OUTPUT_H
@@ -10,12 +10,7 @@
 #include <jansson.h>
 
 #include "cli.h"
-
-/* occ calc --json's result.cluster: null when the kernel has no cluster. */
-json_t *cluster_to_json(const occ_device *dev, const occ_kernel *kernel);
-
-/* The GPU's GPC layout: {source, citation, gpc_sms} (gpc_sms null when unknown). */
-json_t *gpc_layout_to_json(const occ_device *dev);
+#include "cluster_json.h"
 
 /* The "Clusters" paragraph (occ_cluster_explain, wrapped); nothing without a
    cluster. */

@@ -9,6 +9,7 @@
 
 #include "calc_output.h"
 #include "cluster_output.h"
+#include "sweep_json.h"
 #include "launch.h"
 #include "output.h"
 #include "svg.h"
@@ -243,28 +244,6 @@ static void print_smem_quirk(FILE *out, const occ_device *d, const occ_kernel *k
                          sizeof cap));
 }
 
-static json_t *sweep_json(const occ_device *d, const occ_kernel *k, const char *axis_name,
-                          int current, const occ_result *r, const occ_sweep_point *p, int n)
-{
-    json_t *doc = calc_to_json(d, k, r);
-    json_object_set_new(doc, "schema", json_string("occ.sweep"));
-    json_object_del(doc, "result");
-    json_object_set_new(doc, "axis", json_string(axis_name));
-    json_object_set_new(doc, "smem_config_bytes", json_integer(r->smem_per_sm_bytes));
-    json_object_set_new(doc, "current",
-                        json_pack("{s:i, s:i, s:i, s:f}", "value", current, "blocks_per_sm",
-                                  r->blocks_per_sm, "warps_per_sm", r->warps_per_sm, "occupancy",
-                                  r->occupancy));
-    json_t *points = json_array();
-    for (int i = 0; i < n; i++) {
-        json_array_append_new(points, json_pack("{s:i, s:i, s:i, s:f}", "value", p[i].value,
-                                                "blocks_per_sm", p[i].blocks_per_sm, "warps_per_sm",
-                                                p[i].warps_per_sm, "occupancy", p[i].occupancy));
-    }
-    json_object_set_new(doc, "points", points);
-    return doc;
-}
-
 static bool write_svg(const char *path, const occ_device *d, int axis_index, int current,
                       const occ_result *r, const occ_sweep_point *p, int n, cli_error *err)
 {
@@ -363,7 +342,8 @@ int cmd_sweep(int argc, char **argv, const cli_io *io)
                     points[i].warps_per_sm, points[i].occupancy);
         }
     } else if (a.json) {
-        json_t *doc = sweep_json(&dev, &la.kernel, axes[a.axis_index].name, current, &r, points, n);
+        json_t *doc =
+            sweep_json_axis(&dev, &la.kernel, axes[a.axis_index].name, current, &r, points, n);
         calc_json_set_regs_given(doc, la.regs_given);
         cli_print_json(io->out, doc);
     } else {
