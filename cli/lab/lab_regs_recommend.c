@@ -1,6 +1,6 @@
 /*
  * lab_regs_recommend.c - occ regs's recommended caps and candidates for
- * `occ lab regs` (lab_regs_recommend.h): read from the forms
+ * `occ lab regs` (lab_regs_recommend.h): read from the forms the former
  * tests/gpu/analyse_regs.py read, or from the document occ_regs_run's
  * result writes here.
  */

@@ -1,9 +1,9 @@
 /*
  * lab_regs_text.c - `occ lab regs` as text and as Markdown
  * (lab_regs_output.h). Without rounds, code groups or candidates the text
- * is byte for byte what tests/gpu/analyse_regs.py printed for the first
- * H200 run (docs/results/regs-h200), which tests/test_lab_regs.c holds it
- * to.
+ * is byte for byte what analyse_regs.py (tests/gpu/, since deleted)
+ * printed for the first H200 run (docs/results/regs-h200), which
+ * tests/test_lab_regs.c holds it to (tests/data/lab-regs).
  */
 #include <math.h>
 #include <stdlib.h>

@@ -5,15 +5,19 @@
 # 255), with each compile's `ptxas -v` log beside its cubin, and the runner
 # regs_bench, tested against a fake libcuda. The GPU machine then needs only
 # this folder (carried: it is ignored by git, build-*/) and the table; from
-# the repository root there:
+# the repository root there (docs/lab.md, "occ lab regs"):
 #
-#   ./build-regs-lab/regs_bench --distinct --rounds 7 lab/regs/kernels.tsv build-regs-lab/cubins \
-#       > $OUT/regs-times.jsonl
+#   OCC_REGS_BENCH=build-regs-lab/regs_bench occ lab regs --distinct --rounds 7 \
+#       --save $OUT/regs-times.jsonl
 #
-# and back here:
+# (or the runner alone: ./build-regs-lab/regs_bench --distinct --rounds 7
+# lab/regs/kernels.tsv build-regs-lab/cubins > $OUT/regs-times.jsonl), and
+# back here:
 #
-#   python3 tests/gpu/analyse_regs.py regs-times.jsonl --logs build-regs-lab/cubins \
-#       --recommended build-regs-lab/occ-regs --markdown regs-regret.md
+#   occ lab regs --records regs-times.jsonl --ptx build-regs-lab/ptx --markdown
+#
+# Compiling stays here, not in occ lab regs: it needs the toolkit, and the
+# GPU machine then needs only the cubins and a runner.
 #
 # regs_bench links libc (glibc 2.34 or later) and the driver's libcuda.so.1
 # only. Where the GPU machine's glibc is older, build it there instead:
@@ -23,7 +27,7 @@
 # Environment: CUDA_HOME (default /usr/local/cuda), NVCC, PTXAS, JOBS (parallel
 # compiles, default 2), OCC (an occ with `occ regs`: its --json document for
 # each kernel, at the row's block size on an H200, goes to
-# OUT_DIR/occ-regs/NAME.json, the --recommended of the analysis).
+# OUT_DIR/occ-regs/NAME.json, occ lab regs's --recommended).
 # A cubin newer than its PTX is kept, so a second run compiles only what
 # changed. Exits 77 (skipped) without nvcc or ptxas, 1 when a compile fails
 # or the folder grows past 40 MiB (too large to carry).
@@ -172,7 +176,7 @@ if [ "$size" -gt $(( 40 * 1024 * 1024 )) ]; then
 fi
 rel=${out#"$root"/}
 echo "On the GPU machine (from the repository root, carrying $rel):"
-echo "  ./$rel/regs_bench --distinct --rounds 7 lab/regs/kernels.tsv $rel/cubins > \$OUT/regs-times.jsonl"
+echo "  OCC_REGS_BENCH=$rel/regs_bench occ lab regs --cubins $rel/cubins --distinct --rounds 7" \
+    "--save \$OUT/regs-times.jsonl"
 echo "Then here:"
-echo "  python3 tests/gpu/analyse_regs.py regs-times.jsonl --logs $rel/cubins" \
-    "--recommended $rel/occ-regs --markdown regs-regret.md"
+echo "  occ lab regs --records regs-times.jsonl --ptx $rel/ptx --markdown > regs-regret.md"
