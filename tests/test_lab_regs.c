@@ -1057,6 +1057,14 @@ static void usage_test(void **state)
     assert_int_equal(OCC(NULL, "lab", "regs", "--help"), EXIT_OK);
     assert_true(starts_with(last.out, "occ lab regs - time every register cap"));
     assert_non_null(strstr(last.out, "--records FILE"));
+    /* the description's lines, after the usage to the options: at most 80 */
+    const char *text = strstr(strstr(last.out, "usage:"), "\n\n") + 2;
+    const char *options = strstr(text, "\noptions:");
+    assert_non_null(options);
+    for (const char *end; text < options; text = end + 1) {
+        end = text + strcspn(text, "\n");
+        assert_true(end - text <= 80);
+    }
     assert_int_equal(OCC(NULL, "lab", "--help"), EXIT_OK);
     assert_non_null(strstr(last.out, "  regs       every register cap"));
 }

@@ -52,33 +52,23 @@ enum {
 
 static const cli_option regs_options[] = {
     [R_RECORDS] = {R_RECORDS, "records", "FILE",
-                   "analyse records saved earlier ('-': stdin); more files may follow, as the "
-                   "rounds of one run; no GPU needed"},
+                   "analyse saved records ('-': stdin; more files may follow); no GPU needed"},
     [R_CUBINS] = {R_CUBINS, "cubins", "DIR",
-                  "the cubins (default " DEFAULT_CUBINS "): what a run times, and the code "
-                  "hashes of records that carry none"},
+                  "the cubins a run times, and hashes (default " DEFAULT_CUBINS ")"},
     [R_KERNELS] = {R_KERNELS, "kernels", "TSV",
-                   "the kernels' table a run times (default " DEFAULT_KERNELS
-                   ", else the installed copy)"},
-    [R_ROUNDS] = {R_ROUNDS, "rounds", "N",
-                  "a run times every cubin N times, round by round (occ-regs-bench --rounds)"},
+                   "the kernels a run times (default " DEFAULT_KERNELS ")"},
+    [R_ROUNDS] = {R_ROUNDS, "rounds", "N", "a run times every cubin N times, round by round"},
     [R_DISTINCT] = {R_DISTINCT, "distinct", NULL,
-                    "a run times a cubin only when its code differs from every earlier cubin of "
-                    "its kernel (occ-regs-bench --distinct)"},
+                    "a run times one cubin of each machine code of a kernel"},
     [R_SAVE] = {R_SAVE, "save", "FILE", "also write the raw records of a run to FILE"},
-    [R_RECOMMENDED] = {R_RECOMMENDED, "recommended", "FILE|DIR",
-                       "occ regs's recommendations: occ.regs documents (a folder of NAME.json, "
-                       "or one file; docs/regs.md)"},
-    [R_PTX] = {R_PTX, "ptx", "DIR",
-               "compute the recommendations here: occ regs on DIR/NAME.ptx at each kernel's "
-               "launch (needs ptxas)"},
-    [R_GPU] = {R_GPU, "gpu", "NAME", "with --ptx: the GPU of the occupancy (default the records')"},
-    [R_METRIC] = {R_METRIC, "metric", "median_ms|min_ms", "the time of a run (default median_ms)"},
+    [R_RECOMMENDED] = {R_RECOMMENDED, "recommended", "PATH",
+                       "occ regs's recommendations: occ.regs documents, a file or a folder"},
+    [R_PTX] = {R_PTX, "ptx", "DIR", "compute them here: occ regs on DIR/NAME.ptx (needs ptxas)"},
+    [R_GPU] = {R_GPU, "gpu", "NAME", "with --ptx: the GPU (default the records')"},
+    [R_METRIC] = {R_METRIC, "metric", "NAME", "median_ms (default) or min_ms"},
     [R_TOLERANCE] = {R_TOLERANCE, "tolerance", "REL",
-                     "also count finite outputs whose checksum is within REL of the "
-                     "reference's (default 0: bit-equal only)"},
-    [R_NO_GROUP] = {R_NO_GROUP, "no-group", NULL,
-                    "score every cubin by its own time, even where cubins share their code"},
+                     "also count outputs whose checksum is within REL (default 0)"},
+    [R_NO_GROUP] = {R_NO_GROUP, "no-group", NULL, "score every cubin by its own time"},
     [R_PER_CAP] = {R_PER_CAP, "per-cap", NULL, "also print every cap of every kernel"},
     [R_JSON] = {R_JSON, "json", NULL, "print the occ.lab.regs JSON document (docs/json.md)"},
     [R_MARKDOWN] = {R_MARKDOWN, "markdown", NULL, "print the table and summary as Markdown"},
@@ -88,33 +78,32 @@ _Static_assert(sizeof regs_options / sizeof regs_options[0] == R_END, "one entry
 
 static const cli_help regs_help = {
     .name = "lab regs",
-    .summary = "time every register cap on the GPU present and score occ regs's recommendation",
-    .usage = "occ lab regs [--cubins DIR] [--kernels TSV] [--rounds N] [--distinct] [--save FILE]\n"
-             "             [--recommended FILE|DIR | --ptx DIR] [--json | --markdown]\n"
-             "occ lab regs --records FILE [FILE...] [--cubins DIR] [--recommended FILE|DIR]",
+    .summary = "time every register cap and score occ regs's recommendation",
+    .usage = "occ lab regs [--cubins DIR] [--kernels TSV] [--rounds N] [--distinct]\n"
+             "             [--save FILE] [--recommended PATH | --ptx DIR] [options]\n"
+             "occ lab regs --records FILE [FILE...] [--recommended PATH | --ptx DIR] [options]",
     .description =
-        "Times every cubin of every kernel of the table (each compiled at no register cap\n"
-        "and at every cap by tests/gpu/run_regs_lab.sh) with occ-regs-bench, looked for in\n"
-        "$OCC_REGS_BENCH, then beside the occ executable; its progress goes to stderr. Or\n"
-        "reads records saved earlier (--records). Then scores each kernel's caps against\n"
-        "its measured best, regret = time / best time - 1, for no cap, the cap that\n"
-        "maximises occupancy, occ regs's recommended cap, and the best of occ regs's\n"
-        "candidates, against issue 20's goal: median regret <= 1.5%, max <= 5%, never\n"
-        "more than 1% slower than no cap (docs/regs.md, \"occ lab regs\").\n"
+        "Times every cubin of lab/regs's kernels (each compiled at no register cap and\n"
+        "at every cap by tests/gpu/run_regs_lab.sh) on the GPU present with\n"
+        "occ-regs-bench, looked for in $OCC_REGS_BENCH, then beside occ; its progress\n"
+        "goes to stderr. Or reads records saved earlier (--records). Then scores each\n"
+        "kernel's caps against its measured best, regret = time / best time - 1, for no\n"
+        "cap, the cap that maximises occupancy, occ regs's recommended cap and the best\n"
+        "of its candidates, against issue 20's goal: median regret <= 1.5%, max <= 5%,\n"
+        "never more than 1% slower than no cap (docs/lab.md, \"occ lab regs\").\n"
         "\n"
         "A time counts only when its outputs were checked; a cap that hung, failed or\n"
-        "computed something else has an infinite regret. A cubin timed in rounds is timed\n"
-        "as the median of its rounds. Cubins of one kernel with the same machine code\n"
-        "(equal code hashes, from the records or from --cubins) share one time: their\n"
-        "differences are noise (--no-group turns this off).\n"
+        "computed something else has an infinite regret. A cubin timed in rounds is\n"
+        "timed as the median of its rounds. Cubins of one kernel with the same machine\n"
+        "code (equal code hashes, from the records or from --cubins) share one time:\n"
+        "their differences are noise (--no-group scores each alone).\n"
         "\n"
         "exit status: 0 ok (a missed goal included), 1 records or a run that fail (no\n"
         "GPU, no occ-regs-bench, a malformed record), 2 usage",
-    .examples =
-        "occ lab regs --distinct --rounds 3 --save regs-times.jsonl --ptx build-regs-lab/ptx\n"
-        "occ lab regs --records docs/results/regs-h200/regs-times.jsonl \\\n"
-        "    --recommended docs/results/regs-h200/recommended-v1.json\n"
-        "occ lab regs --records round1.jsonl round2.jsonl --ptx build-regs-lab/ptx --json",
+    .examples = "occ lab regs --distinct --rounds 7 --save regs-times.jsonl\n"
+                "occ lab regs --records regs-times.jsonl --ptx build-regs-lab/ptx --markdown\n"
+                "occ lab regs --records docs/results/regs-h200/regs-times.jsonl \\\n"
+                "    --recommended docs/results/regs-h200/recommended-v1.json",
 };
 
 static const cli_option_table regs_tables[] = {{regs_options, R_END}};
