@@ -12,6 +12,9 @@
  *   documents-3  occ.inspect is JSON of every kernel, each object's resources those of the
  *                kernel and of its baseline object (one renderer) but for the dimensions,
  *                which each document spells its own way; the same at 1 and 4 threads
+ *   documents-4  functions of one name and arch that differ only in req_threads' y or z, or
+ *                in being read from a log, stay rows of their own (the duplicate merge
+ *                compares every field a row carries); truly equal ones merge, counted
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -38,6 +41,21 @@ static const char odd_dims[] =
     "\"count\":3,\"barriers\":null,\"max_regs\":64},\n"
     "{\"mangled\":\"_Z6helperv\",\"arch\":\"sm_80\",\"kind\":\"function\",\"regs\":12,"
     "\"smem_bytes\":0,\"stack_bytes\":0,\"relocatable\":true}]}\n";
+
+/* One kernel five times: [0], [1] and [4] differ only in req_threads' y or z or from_log; [2]
+   equals [0] and merges into it. */
+static const char near_duplicates[] =
+    "{\"schema\":\"occ.baseline\",\"version\":1,\"functions\":[\n"
+    "{\"mangled\":\"_Z4nearv\",\"arch\":\"sm_90\",\"kind\":\"kernel\",\"regs\":32,"
+    "\"smem_bytes\":0,\"stack_bytes\":0,\"req_threads\":[64,2,1]},\n"
+    "{\"mangled\":\"_Z4nearv\",\"arch\":\"sm_90\",\"kind\":\"kernel\",\"regs\":32,"
+    "\"smem_bytes\":0,\"stack_bytes\":0,\"req_threads\":[64,4,1]},\n"
+    "{\"mangled\":\"_Z4nearv\",\"arch\":\"sm_90\",\"kind\":\"kernel\",\"regs\":32,"
+    "\"smem_bytes\":0,\"stack_bytes\":0,\"req_threads\":[64,2,1]},\n"
+    "{\"mangled\":\"_Z4nearv\",\"arch\":\"sm_90\",\"kind\":\"kernel\",\"regs\":32,"
+    "\"smem_bytes\":0,\"stack_bytes\":0,\"req_threads\":[64,2,2]},\n"
+    "{\"mangled\":\"_Z4nearv\",\"arch\":\"sm_90\",\"kind\":\"kernel\",\"regs\":32,"
+    "\"smem_bytes\":0,\"stack_bytes\":0,\"req_threads\":[64,2,1],\"from_log\":true}]}\n";
 
 static occ_inspect_result *read_inputs(const occ_inspect_input *in, int count,
                                        const occ_inspect_options *o)
@@ -294,12 +312,38 @@ static void test_inspect_document(void **state)
     occ_inspect_result_free(r);
 }
 
+static void test_near_duplicates_stay_apart(void **state)
+{
+    (void)state;
+    occ_inspect_options o = functions_options();
+    occ_inspect_input in = {"near.json", near_duplicates, sizeof near_duplicates - 1};
+    occ_inspect_result *r = read_inputs(&in, 1, &o);
+    assert_int_equal(occ_inspect_kernel_count(r), 4);
+    int merged = 0;
+    int from_log = 0;
+    int y4 = 0;
+    int z2 = 0;
+    for (size_t i = 0; i < occ_inspect_kernel_count(r); i++) {
+        const occ_inspect_kernel *k = occ_inspect_kernel_at(r, i);
+        merged += k->count == 2 ? 1 : 0;
+        from_log += k->from_log ? 1 : 0;
+        y4 += k->req_threads[1] == 4 ? 1 : 0;
+        z2 += k->req_threads[2] == 2 ? 1 : 0;
+    }
+    assert_int_equal(merged, 1);
+    assert_int_equal(from_log, 1);
+    assert_int_equal(y4, 1);
+    assert_int_equal(z2, 1);
+    occ_inspect_result_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_baseline_round_trip),
         cmocka_unit_test(test_baseline_refusals),
         cmocka_unit_test(test_inspect_document),
+        cmocka_unit_test(test_near_duplicates_stay_apart),
     };
     return cmocka_run_group_tests_name("inspect-documents", tests, NULL, NULL);
 }
