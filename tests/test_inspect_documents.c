@@ -15,6 +15,8 @@
  *   documents-4  functions of one name and arch that differ only in req_threads' y or z, or
  *                in being read from a log, stay rows of their own (the duplicate merge
  *                compares every field a row carries); truly equal ones merge, counted
+ *   documents-5  a damaged function whose name holds a newline is refused in one line, the
+ *                newline shown as \x0a
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -337,6 +339,24 @@ static void test_near_duplicates_stay_apart(void **state)
     occ_inspect_result_free(r);
 }
 
+static void test_damaged_name_one_line(void **state)
+{
+    (void)state;
+    static const char damaged[] =
+        "{\"schema\":\"occ.baseline\",\"version\":1,\"functions\":[\n"
+        "{\"mangled\":\"bad\\nname\\u001b[2J\",\"arch\":\"sm_90\",\"kind\":\"kernel\","
+        "\"regs\":300,\"smem_bytes\":0,\"stack_bytes\":0}]}\n";
+    occ_inspect_options o = functions_options();
+    occ_inspect_input in = {"damaged.json", damaged, sizeof damaged - 1};
+    occ_inspect_result *r = NULL;
+    occ_inspect_error err;
+    assert_int_not_equal(occ_inspect_read(&in, 1, &o, &r, &err), OCC_OK);
+    assert_null(strchr(err.message, '\n'));
+    assert_null(strchr(err.message, '\033'));
+    assert_non_null(strstr(err.message, "bad\\x0aname\\x1b[2J"));
+    assert_non_null(strstr(err.message, "300 registers per thread"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_baseline_refusals),
         cmocka_unit_test(test_inspect_document),
         cmocka_unit_test(test_near_duplicates_stay_apart),
+        cmocka_unit_test(test_damaged_name_one_line),
     };
     return cmocka_run_group_tests_name("inspect-documents", tests, NULL, NULL);
 }

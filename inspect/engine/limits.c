@@ -83,8 +83,10 @@ bool inspect_function_plausible(const insp_function *f, char *msg, size_t cap)
     } else {
         snprintf(shown, sizeof shown, "%lld", value);
     }
-    snprintf(msg, cap, "%s function %.*s: %s %s is %s (the limit is %lld): the file is damaged",
-             arch, (int)(f->name_len < 120 ? f->name_len : 120), f->name, shown, what,
-             value < 0 ? "negative" : "beyond what the architecture allows", limit);
+    char name[512];
+    insp_message_text(f->name, f->name_len, 120, name, sizeof name);
+    snprintf(msg, cap, "%s function %s: %s %s is %s (the limit is %lld): the file is damaged", arch,
+             name, shown, what, value < 0 ? "negative" : "beyond what the architecture allows",
+             limit);
     return false;
 }

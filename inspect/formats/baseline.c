@@ -74,27 +74,6 @@ static void key_stack_pop(key_stack *k, size_t mark)
     }
 }
 
-/* A key for a message: printable ASCII as it is, other bytes as \xNN, at
-   most about 60 bytes, so that the line stays one line. */
-static const char *key_for_message(const char *key, size_t len, char *buf, size_t cap)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len && n + 8 < cap; i++) {
-        unsigned char b = (unsigned char)key[i];
-        if (n > 60) {
-            n += (size_t)snprintf(buf + n, cap - n, "...");
-            break;
-        }
-        if (b >= 0x20 && b < 0x7f && b != '"' && b != '\\') {
-            buf[n++] = (char)b;
-        } else {
-            n += (size_t)snprintf(buf + n, cap - n, "\\x%02x", b);
-        }
-    }
-    buf[n < cap ? n : cap - 1] = '\0';
-    return buf;
-}
-
 /* Refuses `key` where the object whose keys start at `mark` already has
    it; else remembers it. `where` names the object in the message. */
 static bool key_once(cursor *c, size_t mark, const char *key, size_t len, size_t key_at,
@@ -107,7 +86,7 @@ static bool key_once(cursor *c, size_t mark, const char *key, size_t len, size_t
             (len == 0 || memcmp(k->text + k->keys[i].from, key, len) == 0)) {
             char shown[96];
             return insp_fail(c->err, key_at, "baseline: \"%s\" appears twice in %s",
-                             key_for_message(key, len, shown, sizeof shown), where);
+                             insp_message_text(key, len, 60, shown, sizeof shown), where);
         }
     }
     if (k->count == k->cap) {

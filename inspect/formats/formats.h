@@ -334,4 +334,12 @@ bool insp_baseline_split(const uint8_t *data, size_t size, size_t part_bytes, in
    by commas. Error offsets count from data[0]. */
 bool insp_baseline_parse(const uint8_t *data, size_t size, const insp_sink *sink, insp_error *err);
 
+/* --- names in messages (message_text.c) -------------------------------- */
+
+/* `len` bytes of a name or key as one line of a message: printable ASCII as
+   it is, any other byte (a newline, a quote, a backslash, UTF-8) as \xNN,
+   cut after about `max_shown` bytes with "...". Returns buf. */
+const char *insp_message_text(const char *text, size_t len, size_t max_shown, char *buf,
+                              size_t cap);
+
 #endif /* OCC_INSPECT_FORMATS_H */
