@@ -7,8 +7,7 @@
 
 #include "formats.h"
 
-const char *insp_message_text(const char *text, size_t len, size_t max_shown, char *buf,
-                              size_t cap)
+const char *insp_message_text(const char *text, size_t len, size_t max_shown, char *buf, size_t cap)
 {
     if (cap == 0) {
         return buf;
