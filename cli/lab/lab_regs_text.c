@@ -246,8 +246,16 @@ static const char *cap_status(const lab_regs_row *row, const lab_regs_cap *c, ch
     if (!c->counts) {
         snprintf(buf, cap, "%s", c->failure);
     } else if (!c->timed) {
-        snprintf(buf, cap, "not timed: the code of cap %s",
-                 lab_regs_cap_label(row->caps[c->group].cap, label, sizeof label));
+        /* the code's time is its timed members': name the first */
+        int timed = c->group;
+        for (int i = 0; i < row->cap_count; i++) {
+            if (row->caps[i].group == c->group && row->caps[i].timed) {
+                timed = i;
+                break;
+            }
+        }
+        snprintf(buf, cap, "not timed: its code timed at cap %s",
+                 lab_regs_cap_label(row->caps[timed].cap, label, sizeof label));
     } else {
         snprintf(buf, cap, "%s", c->tolerated ? "within tolerance" : "ok");
     }
