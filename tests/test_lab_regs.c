@@ -575,8 +575,35 @@ static void oracle_test(void **state)
     expect_output("lab-regs/regret-v1.txt");
 }
 
+/* Every key of a JSON value and its children is named in `section`, quoted
+   or in backticks. */
+static void keys_documented(json_t *v, const char *section)
+{
+    const char *key;
+    json_t *child;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach(v, key, child)
+        {
+            char quoted[128], ticked[128];
+            snprintf(quoted, sizeof quoted, "\"%s\"", key);
+            snprintf(ticked, sizeof ticked, "`%s`", key);
+            if (strstr(section, quoted) == NULL && strstr(section, ticked) == NULL) {
+                fail_msg("docs/lab.md's occ lab regs output does not name %s", quoted);
+            }
+            keys_documented(child, section);
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, child)
+        {
+            keys_documented(child, section);
+        }
+    }
+}
+
 /* lab-regs-json-1: the occ.lab.regs document: schema, version, a kernel's
-   choices, an infinite regret as null beside its failure. */
+   choices, an infinite regret as null beside its failure; every field named
+   in docs/lab.md. */
 static void json_test(void **state)
 {
     (void)state;
@@ -603,6 +630,23 @@ static void json_test(void **state)
     assert_int_equal(json_integer_value(json_object_get(same, "cap")), 64);
     assert_true(json_is_false(json_object_get(same, "timed")));
     assert_true(json_is_null(json_object_get(same, "code_of_cap")));
+    json_decref(doc);
+
+    const char *rec_candidates = write_file("json/cand.json", "{\"k\": {\"recommended_cap\": 64, "
+                                                              "\"candidates\": [32]}}");
+    assert_int_equal(
+        OCC(NULL, "lab", "regs", "--records", records, "--recommended", rec_candidates, "--json"),
+        EXIT_OK);
+    doc = json_loads(last.out, 0, &jerr);
+    assert_non_null(doc);
+    char *guide = slurp(test_data_path("../../docs/lab.md"));
+    char *section = strstr(guide, "## `occ lab regs`");
+    assert_non_null(section);
+    char *end = strstr(section, "### Records");
+    assert_non_null(end);
+    *end = '\0';
+    keys_documented(doc, section);
+    free(guide);
     json_decref(doc);
 }
 
