@@ -61,7 +61,7 @@ fuzz:
 	CC=clang-14 cmake -S . -B $(BUILD_FUZZ) -DOCC_FUZZ=ON -DOCC_TESTS=OFF -DOCC_BENCH=OFF \
 	    $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
-	fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+	fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(JOBS)
 
 # The occupancy page, libocc in WebAssembly: build/web/ (docs/web.md).
 web: deps-web

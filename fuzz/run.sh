@@ -2,7 +2,9 @@
 # fuzz/run.sh - runs every libFuzzer binary of a build for a while; exits non-zero if any
 # of them finds a crash, a sanitizer report, a timeout or a leak.
 #
-# usage: fuzz/run.sh BUILD_DIR [SECONDS]    (SECONDS per target, default 30)
+# usage: fuzz/run.sh BUILD_DIR [SECONDS [JOBS]]    (SECONDS per target, default 30; JOBS
+#        targets at once, default 1: each target is one process on one core, so JOBS
+#        up to the cores shortens the wall time and leaves each target its seconds)
 # The build comes from: CC=clang-14 cmake -S . -B build-fuzz -DOCC_FUZZ=ON -DOCC_TESTS=OFF \
 #                       -DOCC_BENCH=OFF && cmake --build build-fuzz
 #
@@ -14,19 +16,21 @@
 #   BUILD_DIR/fuzz_<target> BUILD_DIR/fuzz-artifacts/<target>/crash-<hash>
 set -u
 
-build=${1:?usage: fuzz/run.sh BUILD_DIR [SECONDS]}
+build=${1:?usage: fuzz/run.sh BUILD_DIR [SECONDS [JOBS]]}
 seconds=${2:-30}
+jobs=${3:-1}
 here=$(cd "$(dirname "$0")" && pwd)
-status=0
+targets="gpu_file batch ptxas_log cubin fatbin host_elf archive baseline baseline_round_trip
+regs_ptx setmaxnreg lab_regs ncu kineto nsys_csv nsys_sqlite cupti launch_table"
+case $jobs in
+    ''|*[!0-9]*|0) echo "run.sh: JOBS '$jobs' is not a whole number of 1 or more" >&2; exit 2 ;;
+esac
 
-for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline \
-        baseline_round_trip regs_ptx setmaxnreg lab_regs ncu kineto nsys_csv nsys_sqlite cupti \
-        launch_table; do
+# One target: its summary on stdout, a failure's log tail on stderr; exit 1 on a failure.
+run_one() {
+    target=$1
+    status=0
     binary="$build/fuzz_$target"
-    if [ ! -x "$binary" ]; then
-        echo "run.sh: $binary is missing; configure the build with CC=clang-14 -DOCC_FUZZ=ON" >&2
-        exit 2
-    fi
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/occ-fuzz-$target-XXXXXX")
     artifacts="$build/fuzz-artifacts/$target"
     mkdir -p "$artifacts"
@@ -51,5 +55,23 @@ for target in gpu_file batch ptxas_log cubin fatbin host_elf archive baseline \
         status=1
     fi
     rm -rf "$scratch"
+    return $status
+}
+
+if [ "${FUZZ_RUN_ONE:-}" != "" ]; then
+    run_one "$FUZZ_RUN_ONE"
+    exit $?
+fi
+for target in $targets; do
+    if [ ! -x "$build/fuzz_$target" ]; then
+        echo "run.sh: $build/fuzz_$target is missing; configure the build with" \
+            "CC=clang-14 -DOCC_FUZZ=ON" >&2
+        exit 2
+    fi
 done
-exit $status
+# JOBS targets at a time, each through this script again (FUZZ_RUN_ONE), so that one
+# target's lines stay together: xargs -P starts the next as one ends and fails if any did.
+# shellcheck disable=SC2086
+printf '%s\n' $targets | xargs -P "$jobs" -I{} \
+    sh -c 'FUZZ_RUN_ONE=$1 "$0" "$2" "$3" > "$2/fuzz-$1.summary" 2>&1; s=$?; cat "$2/fuzz-$1.summary"; exit $s' \
+    "$0" {} "$build" "$seconds"
