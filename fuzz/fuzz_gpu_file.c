@@ -1,5 +1,6 @@
 /*
- * fuzz_gpu_file.c - fuzzes `--gpu-file`: cli_gpu_from_json() on arbitrary bytes, then
+ * fuzz_gpu_file.c - fuzzes `--gpu-file` and occ.gpu_from_file: libocc-inspect's
+ * occ_inspect_gpu_from_json() (inspect/gpu/gpu_file.c) on arbitrary bytes, then
  * occ_calc() on every device it accepts. occ_device_validate() promises that an accepted
  * device keeps occ_calc's arithmetic inside an int, so any sanitizer report or broken
  * invariant past the loader is a bug in the validator or the core.
@@ -7,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu_select.h"
 #include "fuzz.h"
+#include "occ_inspect.h"
 
 static void check(bool ok, const char *what)
 {
@@ -60,13 +61,18 @@ static void calc_on(const occ_device *d)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     occ_device d;
-    cli_error err;
+    occ_inspect_error err;
     err.message[0] = '\0';
-    if (cli_gpu_from_json((const char *)data, size, "fuzz.json", &d, &err)) {
+    occ_status status = occ_inspect_gpu_from_json((const char *)data, size, "fuzz.json", &d, &err);
+    if (status == OCC_OK) {
+        check(occ_device_validate(&d, NULL) == OCC_OK, "an accepted device passes the checks");
         calc_on(&d);
     } else {
         check(err.message[0] != '\0', "a refused file has a message");
-        check(err.code == EXIT_DATA, "a refused file is a data error");
+        check(err.status == status, "the error holds the status returned");
+        check(status == OCC_ERR_BAD_FORMAT || status == OCC_ERR_INVALID_DEVICE ||
+                  status == OCC_ERR_LIMIT,
+              "a refused file is a format, device or size error");
     }
     return 0;
 }

@@ -497,6 +497,26 @@ occ_status occ_inspect_json_write(const occ_inspect_result *r, const occ_inspect
                                   occ_inspect_error *err);
 #endif
 
+/*
+ * A GPU described in JSON (docs/gpu-file.md; what `occ calc --gpu-file`
+ * reads): a database entry or a compute capability to start from ("base",
+ * or cc_major/cc_minor) and the fields of occ_device to override, checked
+ * as the database is (occ_device_validate). On success *out is the device.
+ * Otherwise one line that starts with `name` (the text's name for messages;
+ * NULL: "<gpu description>") and names the field: OCC_ERR_BAD_FORMAT (not
+ * JSON, not one object, an unknown or ill-typed field, empty),
+ * OCC_ERR_INVALID_DEVICE (a description the checks refuse), OCC_ERR_LIMIT
+ * (above OCC_INSPECT_GPU_FILE_MAX_BYTES), OCC_ERR_NULL_POINTER.
+ */
+#define OCC_INSPECT_GPU_FILE_MAX_BYTES (1 << 20) /* a description is a few hundred bytes */
+occ_status occ_inspect_gpu_from_json(const char *text, size_t size, const char *name,
+                                     occ_device *out, occ_inspect_error *err);
+
+/* The same from a file (a regular file or a pipe; no "-": read stdin into
+   occ_inspect_gpu_from_json), named by its path in messages; OCC_ERR_IO when
+   it cannot be opened or read, or is a directory. */
+occ_status occ_inspect_gpu_file(const char *path, occ_device *out, occ_inspect_error *err);
+
 /* Seconds each step of the last occ_inspect_read took (for profiling). */
 typedef struct occ_inspect_timing {
     double split_seconds;        /* mapping files, walking container and entry headers */

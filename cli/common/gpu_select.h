@@ -31,11 +31,10 @@ typedef struct gpu_choice {
    not one. */
 bool gpu_option_apply(int id, const char *value, gpu_choice *c, cli_error *err);
 
-/* The largest --gpu-file read (a description is a few hundred bytes). */
-#define CLI_GPU_FILE_MAX_BYTES (1 << 20)
-
-/* Parses a device description from JSON text; `name` is the file's name in
-   messages. On failure one line: the file, the field, the reason. */
+/* Parses a device description from JSON text (occ_inspect_gpu_from_json,
+   whose limit OCC_INSPECT_GPU_FILE_MAX_BYTES --gpu-file reads up to);
+   `name` is the file's name in messages. On failure one line: the file, the
+   field, the reason. */
 bool cli_gpu_from_json(const char *text, size_t size, const char *name, occ_device *out,
                        cli_error *err);
 

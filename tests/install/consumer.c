@@ -9,7 +9,9 @@
  *  - the library it runs with is the version its header names;
  *  - occ_calc on the H200 gives the driver's blocks per SM for each row of
  *    ROWS ("regs static_smem max_threads block dyn_smem carveout
- *    driver_blocks": rows of tests/data/h200-driver, measured on an H200);
+ *    driver_blocks": rows of tests/data/h200-driver, measured on an H200),
+ *    on the H200 as a GPU description (docs/gpu-file.md) read by
+ *    occ_inspect_gpu_from_json: libocc-inspect's JSON reader links too;
  *  - occ_inspect_read reads PTXAS_LOG; each kernel is printed as
  *    "NAME REGS" for the test to hold against the log it wrote.
  * Prints "rows N mismatches M"; exits 0 when every row matched.
@@ -87,7 +89,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "occ_gpu_find: %s\n", err.message);
         return 1;
     }
-    long mismatches = check_rows(&gpu);
+    static const char description[] = "{\"name\": \"H200 from JSON\", \"base\": \"H200\"}";
+    occ_device described;
+    occ_inspect_error ierr;
+    if (occ_inspect_gpu_from_json(description, sizeof description - 1, "consumer.json", &described,
+                                  &ierr) != OCC_OK ||
+        described.sm_count != gpu.sm_count || described.regs_per_sm != gpu.regs_per_sm) {
+        fprintf(stderr, "occ_inspect_gpu_from_json: %s\n", ierr.message);
+        return 1;
+    }
+    long mismatches = check_rows(&described);
     int inspect_failed = print_kernels(argv[1]);
     return mismatches == 0 && !inspect_failed ? 0 : 1;
 }
