@@ -40,7 +40,7 @@ static const cli_help help = {
 
 static const cli_option_table tables[] = {LAUNCH_OPTION_TABLE,
                                           {options, OPT_END - LAUNCH_OPTION_COUNT}};
-const cli_command_spec explain_spec = {&help, tables, 2};
+const cli_command_spec explain_spec = {&help, tables, (int)(sizeof tables / sizeof tables[0])};
 
 static bool on_option(int id, const char *value, void *context, cli_error *err)
 {

@@ -84,7 +84,7 @@ static const cli_help help = {
 
 static const cli_option_table tables[] = {LAUNCH_OPTION_TABLE,
                                           {options, OPT_END - LAUNCH_OPTION_COUNT}};
-const cli_command_spec latency_spec = {&help, tables, 2};
+const cli_command_spec latency_spec = {&help, tables, (int)(sizeof tables / sizeof tables[0])};
 
 typedef struct latency_args {
     double warps, ilp, bytes, ratio, latency, bandwidth, alpha, limit, warp_rate, spill;

@@ -63,7 +63,7 @@ static const cli_help help = {
 
 static const cli_option_table tables[] = {LAUNCH_OPTION_TABLE,
                                           {options, OPT_END - LAUNCH_OPTION_COUNT}};
-const cli_command_spec suggest_spec = {&help, tables, 2};
+const cli_command_spec suggest_spec = {&help, tables, (int)(sizeof tables / sizeof tables[0])};
 
 /* Below this fill of the last wave, and with few enough waves that the tail
    is a visible share of the launch, say that the tail costs time. */

@@ -58,7 +58,7 @@ static const cli_help help = {
 
 static const cli_option_table tables[] = {LAUNCH_OPTION_TABLE,
                                           {options, OPT_END - LAUNCH_OPTION_COUNT}};
-const cli_command_spec sweep_spec = {&help, tables, 2};
+const cli_command_spec sweep_spec = {&help, tables, (int)(sizeof tables / sizeof tables[0])};
 
 typedef struct sweep_args {
     int axis_index; /* -1 until the axis is given */

@@ -8,42 +8,45 @@
 #include "launch.h"
 #include "values.h"
 
-const cli_option launch_options[LAUNCH_OPTION_COUNT] = {
-    [LAUNCH_GPU] = {LAUNCH_GPU, "gpu", "NAME",
-                    "GPU name, alias or arch: H200, a100-80gb, sm_90, 9.0"},
-    [LAUNCH_GPU_FILE] = {LAUNCH_GPU_FILE, "gpu-file", "FILE",
-                         "a GPU described in JSON, '-' for stdin (docs/gpu-file.md)"},
-    [LAUNCH_THREADS] = {LAUNCH_THREADS, "threads", "N",
-                        "threads per block: 256, or 16x16, or 8x8x4"},
-    [LAUNCH_REGS] = {LAUNCH_REGS, "regs", "N", "registers per thread (ptxas: Used N registers)"},
-    [LAUNCH_SMEM] = {LAUNCH_SMEM, "smem", "BYTES",
-                     "static shared memory per block: 4096, 48K, 1.5KiB"},
-    [LAUNCH_DYN_SMEM] = {LAUNCH_DYN_SMEM, "dyn-smem", "BYTES",
-                         "dynamic shared memory per block (launch argument)"},
-    [LAUNCH_CARVEOUT] = {LAUNCH_CARVEOUT, "carveout", "PCT",
-                         "shared memory carveout preference: default, or 0..100"},
-    [LAUNCH_MAX_THREADS] = {LAUNCH_MAX_THREADS, "max-threads", "N",
-                            "the kernel's __launch_bounds__ maximum threads per block"},
-    [LAUNCH_BARRIERS] = {LAUNCH_BARRIERS, "barriers", "N",
-                         "block barriers the kernel uses, 0..16 (default 1)"},
-    [LAUNCH_OPTIN] = {LAUNCH_OPTIN, "optin", "BYTES",
-                      "cudaFuncAttributeMaxDynamicSharedMemorySize: max (default), none, or bytes"},
-    [LAUNCH_PGC] = {LAUNCH_PGC, "partitioned-gc", "MODE",
-                    "partitioned global caching: off (default), on, strict"},
-    [LAUNCH_SMEM_CONFIG] = {LAUNCH_SMEM_CONFIG, "smem-config", "BYTES",
-                            "the SM's shared memory configuration, as Nsight shows it (default: "
-                            "the carveout's)"},
-    [LAUNCH_CLUSTER] = {LAUNCH_CLUSTER, "cluster", "N",
-                        "thread-block cluster: blocks per cluster, 2, or a shape 2x2x1 (CC 9.0+)"},
-    [LAUNCH_CLUSTER_NON_PORTABLE] = {LAUNCH_CLUSTER_NON_PORTABLE, "cluster-non-portable", NULL,
-                                     "cudaFuncAttributeNonPortableClusterSizeAllowed: clusters "
-                                     "above 8 blocks"},
-    [LAUNCH_CLUSTER_POLICY] = {LAUNCH_CLUSTER_POLICY, "cluster-policy", "POLICY",
-                               "cluster scheduling: default, spread, load-balancing"},
-    [LAUNCH_HELP] = {LAUNCH_HELP, "help", NULL, "show this help (also -h)"},
+/* --gpu and --gpu-file come first, from gpu_options (gpu_select.c): the same
+   lines in every command's help. */
+#define ROW(id) [id - LAUNCH_THREADS]
+const cli_option launch_options[LAUNCH_OPTION_COUNT - LAUNCH_THREADS] = {
+    ROW(LAUNCH_THREADS) = {LAUNCH_THREADS, "threads", "N",
+                           "threads per block: 256, or 16x16, or 8x8x4"},
+    ROW(LAUNCH_REGS) = {LAUNCH_REGS, "regs", "N", "registers per thread (ptxas: Used N registers)"},
+    ROW(LAUNCH_SMEM) = {LAUNCH_SMEM, "smem", "BYTES",
+                        "static shared memory per block: 4096, 48K, 1.5KiB"},
+    ROW(LAUNCH_DYN_SMEM) = {LAUNCH_DYN_SMEM, "dyn-smem", "BYTES",
+                            "dynamic shared memory per block (launch argument)"},
+    ROW(LAUNCH_CARVEOUT) = {LAUNCH_CARVEOUT, "carveout", "PCT",
+                            "shared memory carveout preference: default, or 0..100"},
+    ROW(LAUNCH_MAX_THREADS) = {LAUNCH_MAX_THREADS, "max-threads", "N",
+                               "the kernel's __launch_bounds__ maximum threads per block"},
+    ROW(LAUNCH_BARRIERS) = {LAUNCH_BARRIERS, "barriers", "N",
+                            "block barriers the kernel uses, 0..16 (default 1)"},
+    ROW(LAUNCH_OPTIN) =
+        {LAUNCH_OPTIN, "optin", "BYTES",
+         "cudaFuncAttributeMaxDynamicSharedMemorySize: max (default), none, or bytes"},
+    ROW(LAUNCH_PGC) = {LAUNCH_PGC, "partitioned-gc", "MODE",
+                       "partitioned global caching: off (default), on, strict"},
+    ROW(LAUNCH_SMEM_CONFIG) = {LAUNCH_SMEM_CONFIG, "smem-config", "BYTES",
+                               "the SM's shared memory configuration, as Nsight shows it (default: "
+                               "the carveout's)"},
+    ROW(LAUNCH_CLUSTER) =
+        {LAUNCH_CLUSTER, "cluster", "N",
+         "thread-block cluster: blocks per cluster, 2, or a shape 2x2x1 (CC 9.0+)"},
+    ROW(LAUNCH_CLUSTER_NON_PORTABLE) = {LAUNCH_CLUSTER_NON_PORTABLE, "cluster-non-portable", NULL,
+                                        "cudaFuncAttributeNonPortableClusterSizeAllowed: clusters "
+                                        "above 8 blocks"},
+    ROW(LAUNCH_CLUSTER_POLICY) = {LAUNCH_CLUSTER_POLICY, "cluster-policy", "POLICY",
+                                  "cluster scheduling: default, spread, load-balancing"},
+    ROW(LAUNCH_HELP) = {LAUNCH_HELP, "help", NULL, "show this help (also -h)"},
 };
-_Static_assert(sizeof launch_options / sizeof launch_options[0] == LAUNCH_OPTION_COUNT,
-               "one entry per launch option id");
+#undef ROW
+_Static_assert(sizeof launch_options / sizeof launch_options[0] ==
+                   LAUNCH_OPTION_COUNT - LAUNCH_THREADS,
+               "one entry per launch option id after the GPU options");
 
 void launch_args_init(launch_args *a)
 {
@@ -92,8 +95,8 @@ bool launch_apply(int id, const char *value, launch_args *a, cli_error *err)
     long long n;
     a->any_given |= id != LAUNCH_HELP;
     switch ((enum launch_option_id)id) {
-    case LAUNCH_GPU: a->gpu = value; return true;
-    case LAUNCH_GPU_FILE: a->gpu_file = value; return true;
+    case LAUNCH_GPU:
+    case LAUNCH_GPU_FILE: return gpu_option_apply(id, value, &a->gpu, err);
     case LAUNCH_THREADS: {
         int dims[3];
         if (!cli_parse_block(value, dims, err)) {
@@ -216,7 +219,7 @@ bool launch_parse(const launch_command *cmd, int argc, char **argv, const cli_io
 bool launch_resolve(const launch_command *cmd, const cli_io *io, launch_args *args, occ_device *dev,
                     cli_error *err)
 {
-    if (!cli_resolve_gpu(args->gpu, args->gpu_file, io->in, dev, err)) {
+    if (!cli_resolve_gpu(args->gpu.gpu, args->gpu.gpu_file, io->in, dev, err)) {
         return false;
     }
     if (cmd->need_threads && !args->threads_given) {
@@ -236,7 +239,7 @@ bool launch_resolve(const launch_command *cmd, const cli_io *io, launch_args *ar
                 "ptxas's 'Used N registers' (nvcc -Xptxas -v, or occ inspect)\n",
                 cmd->spec->help->name);
     }
-    cli_gpu_alias_note(io->err, cmd->spec->help->name, args->gpu, dev);
+    cli_gpu_alias_note(io->err, cmd->spec->help->name, args->gpu.gpu, dev);
     /* A cluster the driver would refuse (or a GPU without clusters or an SM
        count) is a usage error of --cluster, before any output. */
     occ_cluster_result cluster;

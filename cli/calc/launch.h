@@ -7,13 +7,16 @@
 #define OCC_CLI_LAUNCH_H
 
 #include "cli.h"
+#include "gpu_select.h"
 #include "options.h"
 
-/* The launch options' ids; a command's own ids start at LAUNCH_OPTION_COUNT. */
+/* The launch options' ids: --gpu and --gpu-file are the shared GPU options
+   (gpu_select.h, the table inspect, diff, ncu and profile start with), the
+   others this file's; a command's own ids start at LAUNCH_OPTION_COUNT. */
 enum launch_option_id {
-    LAUNCH_GPU,
-    LAUNCH_GPU_FILE,
-    LAUNCH_THREADS,
+    LAUNCH_GPU = GPU_OPTION_GPU,
+    LAUNCH_GPU_FILE = GPU_OPTION_GPU_FILE,
+    LAUNCH_THREADS = GPU_OPTION_COUNT,
     LAUNCH_REGS,
     LAUNCH_SMEM,
     LAUNCH_DYN_SMEM,
@@ -30,18 +33,19 @@ enum launch_option_id {
     LAUNCH_OPTION_COUNT
 };
 
-/* The launch options, keyed by id; a command's tables start with
-   LAUNCH_OPTION_TABLE. */
-extern const cli_option launch_options[LAUNCH_OPTION_COUNT];
+/* The launch options after the GPU's, keyed by id - LAUNCH_THREADS. A
+   command's tables start with LAUNCH_OPTION_TABLE, which is two tables: the
+   shared GPU options (GPU_OPTION_TABLE) and these. */
+extern const cli_option launch_options[LAUNCH_OPTION_COUNT - LAUNCH_THREADS];
 #define LAUNCH_OPTION_TABLE                                                                        \
+    GPU_OPTION_TABLE,                                                                              \
     {                                                                                              \
-        launch_options, LAUNCH_OPTION_COUNT                                                        \
+        launch_options, LAUNCH_OPTION_COUNT - LAUNCH_THREADS                                       \
     }
 
 typedef struct launch_args {
     occ_kernel kernel;
-    const char *gpu;
-    const char *gpu_file;
+    gpu_choice gpu; /* --gpu or --gpu-file */
     bool threads_given;
     bool regs_given;    /* --regs: else the kernel has 0 registers, and a note says so */
     bool cluster_given; /* --cluster: kernel.cluster_x/_y/_z are set */
