@@ -5,30 +5,11 @@
 #include <string.h>
 
 #include "options.h"
+#include "value_parse.h"
 
 int cli_edit_distance(const char *a, const char *b)
 {
-    enum { MAX = 64 };
-    size_t la = strlen(a) < MAX - 1 ? strlen(a) : MAX - 1;
-    size_t lb = strlen(b) < MAX - 1 ? strlen(b) : MAX - 1;
-    int row[MAX];
-    for (size_t j = 0; j <= lb; j++) {
-        row[j] = (int)j;
-    }
-    for (size_t i = 1; i <= la; i++) {
-        int diagonal = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int above = row[j];
-            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            int best = diagonal + cost;
-            best = above + 1 < best ? above + 1 : best;
-            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    return row[lb];
+    return value_edit_distance(a, b);
 }
 
 static const cli_option *find(const cli_option_table *tables, int table_count, const char *name,

@@ -2,7 +2,8 @@
  * values.h - the checked parsers for numbers on the command line and in CSV
  * rows. Each failure says what the value is not and, for a number out of
  * range, the range: "'0' is below the minimum, 1". Callers put the option or
- * column name in front.
+ * column name in front. The parsing itself, and its words, are
+ * values/value_parse.h's, which the launch table and occ diff's gate share.
  */
 #ifndef OCC_CLI_VALUES_H
 #define OCC_CLI_VALUES_H

@@ -7,13 +7,13 @@
  * fails at 9; occupancy-10% lets occupancy fall by 10 percentage points and
  * fails below that; a bare item tolerates nothing. Improvements never fail.
  */
-#include <math.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "diff_internal.h"
+#include "value_parse.h"
 
 /* What a threshold looks like for each item: the sign of a worsening and
    whether it is bytes (a size: 48K) or a plain number. */
@@ -72,37 +72,12 @@ int insp_diff_find_item(const char *name, size_t len)
     return -1;
 }
 
-/* Levenshtein distance, the first 63 bytes of each word. */
-static int edit_distance(const char *a, const char *b)
-{
-    enum { MAX = 64 };
-    size_t la = strlen(a) < MAX - 1 ? strlen(a) : MAX - 1;
-    size_t lb = strlen(b) < MAX - 1 ? strlen(b) : MAX - 1;
-    int row[MAX];
-    for (size_t j = 0; j <= lb; j++) {
-        row[j] = (int)j;
-    }
-    for (size_t i = 1; i <= la; i++) {
-        int diagonal = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int above = row[j];
-            int best = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-            best = above + 1 < best ? above + 1 : best;
-            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    return row[lb];
-}
-
 const char *insp_diff_near_item(const char *word)
 {
     int best = 3;
     const char *near = NULL;
     for (int i = 0; i < OCC_DIFF_GATE_ITEM_COUNT; i++) {
-        int d = edit_distance(word, items[i].name);
+        int d = value_edit_distance(word, items[i].name);
         if (d < best) {
             best = d;
             near = items[i].name;
@@ -129,88 +104,6 @@ static occ_status unknown_item(const char *name, size_t len, occ_inspect_error *
 #define THRESHOLD_MAX_BYTES (1LL << 40)
 /* The largest count (registers, barriers, spill bytes). */
 #define THRESHOLD_MAX_COUNT (1LL << 30)
-
-/* A whole number 0..max, digits only. */
-static bool parse_count(const char *text, long long max, long long *out)
-{
-    long long v = 0;
-    if (*text == '\0') {
-        return false;
-    }
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p < '0' || *p > '9' || v > max) {
-            return false;
-        }
-        v = v * 10 + (*p - '0');
-    }
-    *out = v;
-    return v <= max;
-}
-
-/* A size in bytes: 4096, 48K, 1.5KiB, 2MB (CUDA's KB is 1024 bytes),
-   whole bytes only. */
-static bool parse_bytes(const char *text, long long *out)
-{
-    const char *p = text;
-    long long whole = 0;
-    long long frac = 0;
-    long long scale = 1;
-    int digits = 0;
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        whole = whole * 10 + (*p - '0');
-        if (whole > THRESHOLD_MAX_BYTES) {
-            return false;
-        }
-    }
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-            if (scale >= 1000000) {
-                return false;
-            }
-            frac = frac * 10 + (*p - '0');
-            scale *= 10;
-        }
-    }
-    long long unit = 0;
-    if (*p == '\0' || strcasecmp(p, "b") == 0) {
-        unit = 1;
-    } else if (strcasecmp(p, "k") == 0 || strcasecmp(p, "kb") == 0 || strcasecmp(p, "kib") == 0) {
-        unit = 1024;
-    } else if (strcasecmp(p, "m") == 0 || strcasecmp(p, "mb") == 0 || strcasecmp(p, "mib") == 0) {
-        unit = 1024 * 1024;
-    }
-    if (digits == 0 || unit == 0 || (frac * unit) % scale != 0 ||
-        whole > THRESHOLD_MAX_BYTES / unit) {
-        return false;
-    }
-    *out = whole * unit + frac * unit / scale;
-    return *out <= THRESHOLD_MAX_BYTES;
-}
-
-/* Percentage points 0..100: digits with one optional '.'. */
-static bool parse_points(const char *text, double *out)
-{
-    int dots = 0;
-    int digits = 0;
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p == '.') {
-            dots++;
-        } else if (*p >= '0' && *p <= '9') {
-            digits++;
-        } else {
-            return false;
-        }
-    }
-    if (digits == 0 || dots > 1) {
-        return false;
-    }
-    double v = strtod(text, NULL);
-    if (!isfinite(v) || v > 100) {
-        return false;
-    }
-    *out = v;
-    return true;
-}
 
 /* One item with its optional threshold: "regs+8", "occupancy-10%". */
 static occ_status parse_item(const char *text, occ_diff_gate *g, occ_inspect_error *err)
@@ -258,7 +151,7 @@ static occ_status parse_item(const char *text, occ_diff_gate *g, occ_inspect_err
         }
         long long whole;
         if (kind == THRESHOLD_RISE_BYTES) {
-            if (!parse_bytes(number, &whole)) {
+            if (!value_parse_size(number, THRESHOLD_MAX_BYTES, &whole, NULL)) {
                 return insp_diff_fail(err, OCC_ERR_INVALID_ARGUMENT,
                                       "'%.40s': '%s' is not a size in bytes from 0 to 1 TiB "
                                       "such as 4096, 48K or 1.5KiB",
@@ -266,14 +159,16 @@ static occ_status parse_item(const char *text, occ_diff_gate *g, occ_inspect_err
             }
             slack = (double)whole;
         } else if (item == OCC_DIFF_GATE_OCCUPANCY) {
-            if (!parse_points(number, &slack)) {
+            if (!value_parse_decimal(number, 0, 100, &slack, NULL)) {
                 return insp_diff_fail(err, OCC_ERR_INVALID_ARGUMENT,
                                       "'%.40s': percentage points '%s' is not a number from 0 "
                                       "to 100",
                                       text, number);
             }
         } else {
-            if (!parse_count(number, THRESHOLD_MAX_COUNT, &whole)) {
+            /* digits only: the sign is the threshold's, written once */
+            if (!isdigit((unsigned char)number[0]) ||
+                !value_parse_int(number, 0, THRESHOLD_MAX_COUNT, &whole, NULL)) {
                 return insp_diff_fail(err, OCC_ERR_INVALID_ARGUMENT,
                                       "'%.40s': '%s' is not a whole number from 0 to %lld", text,
                                       number, THRESHOLD_MAX_COUNT);

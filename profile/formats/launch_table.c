@@ -4,29 +4,25 @@
  * include/occ_profile.h), read row by row into occ_inspect_launch, each bad
  * cell refused with its line, its column, the value and the limit.
  *
- * The cells are read as the command line reads the same values (--threads,
- * --dyn-smem, --carveout; cli/common/values.c), with the same words, so a
- * table and an option say alike what is wrong with "2048".
+ * The cells are read by the parsers the command line reads the same values
+ * with (--threads, --dyn-smem, --carveout; values/value_parse.h), so a table
+ * and an option say alike what is wrong with "2048".
  */
-#include <ctype.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "csv.h"
 #include "launch_table.h"
 #include "prof_formats.h"
+#include "value_parse.h"
 
 /* The most fields a record of the table stores: its 7 columns and room for
    the header to name a wrong one. A header of more columns is refused all
    the same: among its first 8 one is unknown or repeated (the assertion
    below), and a row of more fields than its header is refused. */
 #define TABLE_MAX_FIELDS 16
-/* Sizes stop here: every size libocc takes is an int. */
-#define SIZE_MAX_BYTES 2147483647LL
-/* Why a cell is not a value: a line's worth. */
-#define WHY_BYTES 160
+/* Why a cell is not a value: a line's worth, as value_parse.h writes it. */
+#define WHY_BYTES VALUE_WHY_BYTES
 
 /* A value as it appears in a message: at most 40 bytes of it. */
 #define SHOWN(text) (int)(strlen(text) < 40 ? strlen(text) : 40), (text)
@@ -46,184 +42,6 @@ static const char *const column_names[COL_COUNT] = {"kernel", "block",  "dyn_sme
                                                     "grid",   "weight", "carveout"};
 _Static_assert(TABLE_MAX_FIELDS > COL_COUNT,
                "a header's stored fields must reach an unknown or repeated column");
-
-/* A grid's most blocks in x, and in y and z (CUDA C++ Programming Guide,
-   "Technical Specifications per Compute Capability": maximum x-dimension of
-   a grid of thread blocks 2^31-1, y- or z-dimension 65535, for every
-   compute capability since 3.0). Their product fits a long long. */
-#define GRID_X_MAX 2147483647LL
-#define GRID_YZ_MAX 65535LL
-_Static_assert(GRID_X_MAX <= LLONG_MAX / GRID_YZ_MAX / GRID_YZ_MAX, "grid_blocks overflows");
-
-/* A whole decimal number in [lo, hi]; false with why. */
-static bool parse_int(const char *text, long long lo, long long hi, long long *out, char *why)
-{
-    const char *p = text;
-    bool negative = false;
-    if (*p == '-' || *p == '+') {
-        negative = *p == '-';
-        p++;
-    }
-    if (!isdigit((unsigned char)*p)) {
-        snprintf(why, WHY_BYTES, "'%.*s' is not a whole number", SHOWN(text));
-        return false;
-    }
-    /* Accumulate as a negative number: its range holds LLONG_MIN too. */
-    long long value = 0;
-    bool too_large = false;
-    for (; isdigit((unsigned char)*p); p++) {
-        int digit = *p - '0';
-        if (value < (LLONG_MIN + digit) / 10) {
-            too_large = true;
-        } else {
-            value = value * 10 - digit;
-        }
-    }
-    if (*p != '\0') {
-        snprintf(why, WHY_BYTES, "'%.*s' is not a whole number", SHOWN(text));
-        return false;
-    }
-    if (!negative && value == LLONG_MIN) {
-        too_large = true;
-    }
-    if (!too_large && !negative) {
-        value = -value;
-    }
-    if (too_large ? !negative : value > hi) {
-        snprintf(why, WHY_BYTES, "'%.*s' is above the maximum, %lld", SHOWN(text), hi);
-        return false;
-    }
-    if (too_large || value < lo) {
-        snprintf(why, WHY_BYTES, "'%.*s' is below the minimum, %lld", SHOWN(text), lo);
-        return false;
-    }
-    *out = value;
-    return true;
-}
-
-/* Bytes, at most 2147483647: "1024", "48K", "48KB", "48KiB", "1.5KiB", "2M"
-   (K = 1024, as CUDA counts); false with why. */
-static bool parse_size(const char *text, long long *out, char *why)
-{
-    const char *p = text;
-    long long whole = 0;
-    long long frac = 0;
-    long long frac_scale = 1;
-    int digits = 0;
-    bool too_large = false;
-    for (; isdigit((unsigned char)*p); p++, digits++) {
-        if (!too_large) {
-            whole = whole * 10 + (*p - '0');
-            too_large = whole > SIZE_MAX_BYTES;
-        }
-    }
-    if (*p == '.') {
-        p++;
-        for (; isdigit((unsigned char)*p); p++, digits++) {
-            if (frac_scale >= 1000000) {
-                snprintf(why, WHY_BYTES, "'%.*s' has more than 6 decimals; sizes are whole bytes",
-                         SHOWN(text));
-                return false;
-            }
-            frac = frac * 10 + (*p - '0');
-            frac_scale *= 10;
-        }
-    }
-    long long unit = 0;
-    if (*p == '\0' || strcasecmp(p, "b") == 0) {
-        unit = 1;
-    } else if (strcasecmp(p, "k") == 0 || strcasecmp(p, "kb") == 0 || strcasecmp(p, "kib") == 0) {
-        unit = 1024; /* CUDA's KB is 1024 bytes */
-    } else if (strcasecmp(p, "m") == 0 || strcasecmp(p, "mb") == 0 || strcasecmp(p, "mib") == 0) {
-        unit = 1024 * 1024;
-    }
-    if (digits == 0 || unit == 0) {
-        snprintf(why, WHY_BYTES, "'%.*s' is not a size in bytes such as 4096, 48K or 1.5KiB",
-                 SHOWN(text));
-        return false;
-    }
-    /* Exact: the fraction must come to whole bytes. */
-    if ((frac * unit) % frac_scale != 0) {
-        snprintf(why, WHY_BYTES, "'%.*s' is not a whole number of bytes", SHOWN(text));
-        return false;
-    }
-    long long bytes = too_large ? SIZE_MAX_BYTES + 1 : whole * unit + frac * unit / frac_scale;
-    if (bytes > SIZE_MAX_BYTES) {
-        snprintf(why, WHY_BYTES, "'%.*s' is above the maximum, %lld bytes", SHOWN(text),
-                 SIZE_MAX_BYTES);
-        return false;
-    }
-    *out = bytes;
-    return true;
-}
-
-/* What a shape of up to three dimensions is: its words and each dimension's
-   maximum (the minimum is 1). */
-typedef struct shape_kind {
-    const char *example; /* "a block size such as 256, 16x16 or 8x8x4" */
-    long long max[3];
-} shape_kind;
-
-/* Blocks and clusters: each dimension 1..1024 (no CUDA GPU takes more
-   threads in any dimension: a block's x and y are at most 1024, z at most
-   64; the product, and a cluster's size, are checked against the GPU's
-   limits later). */
-static const shape_kind block_shape = {"a block size such as 256, 16x16 or 8x8x4",
-                                       {1024, 1024, 1024}};
-/* Grids: x up to 2^31-1, y and z up to 65535 (GRID_X_MAX). */
-static const shape_kind grid_shape = {"a grid such as 1056, 132x8 or 66x4x4",
-                                      {GRID_X_MAX, GRID_YZ_MAX, GRID_YZ_MAX}};
-
-/* "X", "XxY" or "XxYxZ", each dimension 1..kind's maximum, the missing ones
-   1. False with why. */
-static bool parse_shape(const char *text, const shape_kind *kind, long long dims[3], char *why)
-{
-    long long parsed[3] = {1, 1, 1};
-    int n = 0;
-    const char *p = text;
-    for (;;) {
-        size_t len = strcspn(p, "xX");
-        char part[24];
-        long long v;
-        if (n == 3 || len == 0 || len >= sizeof part) {
-            snprintf(why, WHY_BYTES, "'%.*s' is not %s", SHOWN(text), kind->example);
-            return false;
-        }
-        memcpy(part, p, len);
-        part[len] = '\0';
-        char part_why[WHY_BYTES];
-        if (!parse_int(part, 1, kind->max[n], &v, part_why)) {
-            if (p == text && p[len] == '\0') {
-                /* one number: its own message says it all */
-                snprintf(why, WHY_BYTES, "%s", part_why);
-            } else {
-                /* (part_why quotes at most 24 bytes of the value: it fits) */
-                snprintf(why, WHY_BYTES, "'%.*s': dimension %.100s", SHOWN(text), part_why);
-            }
-            return false;
-        }
-        parsed[n++] = v;
-        if (p[len] == '\0') {
-            break;
-        }
-        p += len + 1;
-    }
-    memcpy(dims, parsed, sizeof parsed);
-    return true;
-}
-
-/* A block or cluster shape into ints. */
-static bool parse_dims(const char *text, int dims[3], char *why)
-{
-    long long parsed[3];
-    if (!parse_shape(text, &block_shape, parsed, why)) {
-        return false;
-    }
-    for (int d = 0; d < 3; d++) {
-        dims[d] = (int)parsed[d];
-    }
-    return true;
-}
 
 static occ_status cell_fail(occ_profile_error *err, const char *name, long long line,
                             const char *column, const char *why)
@@ -280,37 +98,37 @@ static occ_status table_row(csv_reader *r, const int *column_of, const char *nam
     occ_inspect_launch *l = &rows->launches[rows->count];
     memset(l, 0, sizeof *l);
     char why[WHY_BYTES];
-    if (!parse_dims(v[COL_BLOCK], l->block, why)) {
+    if (!value_parse_block(v[COL_BLOCK], l->block, why)) {
         return cell_fail(err, name, r->line, "block", why);
     }
     long long n;
-    if (!parse_size(v[COL_DYN_SMEM], &n, why)) {
+    if (!value_parse_size(v[COL_DYN_SMEM], VALUE_SIZE_INT_MAX, &n, why)) {
         return cell_fail(err, name, r->line, "dyn_smem", why);
     }
     l->dyn_smem_bytes = (int)n;
     l->smem_total_bytes = OCC_INSPECT_UNKNOWN;
-    if (v[COL_CLUSTER][0] != '\0' && !parse_dims(v[COL_CLUSTER], l->cluster, why)) {
+    if (v[COL_CLUSTER][0] != '\0' && !value_parse_block(v[COL_CLUSTER], l->cluster, why)) {
         return cell_fail(err, name, r->line, "cluster", why);
     }
     if (v[COL_GRID][0] != '\0') {
         long long grid[3];
-        if (!parse_shape(v[COL_GRID], &grid_shape, grid, why)) {
+        if (!value_parse_shape(v[COL_GRID], &value_grid_shape, grid, why)) {
             return cell_fail(err, name, r->line, "grid", why);
         }
+        /* value_grid_shape's maxima: the product fits a long long */
         l->grid_blocks = grid[0] * grid[1] * grid[2];
     }
     l->carveout_percent = OCC_CARVEOUT_DEFAULT;
     if (v[COL_CARVEOUT][0] != '\0') {
-        if (!parse_int(v[COL_CARVEOUT], 0, 100, &n, why)) {
+        if (!value_parse_int(v[COL_CARVEOUT], 0, 100, &n, why)) {
             return cell_fail(err, name, r->line, "carveout", why);
         }
         l->carveout_percent = (int)n;
     }
     l->weight = 1.0;
     if (v[COL_WEIGHT][0] != '\0') {
-        char *end;
-        double w = strtod(v[COL_WEIGHT], &end);
-        if (*end != '\0' || !(w >= 0.0 && w < 1e300)) {
+        double w;
+        if (!value_parse_double(v[COL_WEIGHT], 0.0, 1e300, &w, NULL)) {
             return cell_fail(err, name, r->line, "weight",
                              "not a number of 0 or more (a share, a time, a count)");
         }
