@@ -60,6 +60,21 @@ void json_stream_flush(json_stream *s)
     }
 }
 
+char *json_stream_take_text(json_stream *s, size_t *size)
+{
+    json_stream_raw(s, "", 1); /* the terminating NUL */
+    json_stream_flush(s);
+    if (s->failed || s->memory == NULL) {
+        return NULL;
+    }
+    char *text = s->memory;
+    *size = s->memory_bytes - 1;
+    s->memory = NULL;
+    s->memory_bytes = 0;
+    s->memory_cap = 0;
+    return text;
+}
+
 void json_stream_raw(json_stream *s, const char *text, size_t len)
 {
     if (len > sizeof s->buffer - s->used) {
@@ -193,4 +208,71 @@ void json_stream_double(json_stream *s, double value)
         memmove(digits, from, strlen(from) + 1);
     }
     json_stream_raw(s, text, strlen(text));
+}
+
+void json_stream_key(json_stream *s, const char *name)
+{
+    json_stream_raw(s, ",\"", 2);
+    json_stream_lit(s, name);
+    json_stream_raw(s, "\":", 2);
+}
+
+void json_stream_null(json_stream *s)
+{
+    json_stream_raw(s, "null", 4);
+}
+
+void json_stream_bool(json_stream *s, bool value)
+{
+    json_stream_lit(s, value ? "true" : "false");
+}
+
+void json_stream_cstring_or_null(json_stream *s, const char *text)
+{
+    if (text != NULL) {
+        json_stream_cstring(s, text);
+    } else {
+        json_stream_null(s);
+    }
+}
+
+void json_stream_int_or_null(json_stream *s, long long value, bool known)
+{
+    if (known) {
+        json_stream_int(s, value);
+    } else {
+        json_stream_null(s);
+    }
+}
+
+void json_stream_double_or_null(json_stream *s, double value, bool known)
+{
+    if (known) {
+        json_stream_double(s, value);
+    } else {
+        json_stream_null(s);
+    }
+}
+
+void json_stream_ints(json_stream *s, const int *values, int count)
+{
+    json_stream_raw(s, "[", 1);
+    for (int i = 0; i < count; i++) {
+        json_stream_raw(s, ",", i > 0 ? 1 : 0);
+        json_stream_int(s, values[i]);
+    }
+    json_stream_raw(s, "]", 1);
+}
+
+void json_stream_lines(json_stream *s, const char *text)
+{
+    json_stream_raw(s, "[", 1);
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - line) : strlen(line);
+        json_stream_raw(s, ",", line > text ? 1 : 0);
+        json_stream_string(s, line, len);
+        line += len + (nl != NULL);
+    }
+    json_stream_raw(s, "]", 1);
 }

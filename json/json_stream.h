@@ -3,7 +3,9 @@
  * outputs of hundreds of thousands of objects (`occ inspect --json` on a
  * whole library), where building a jansson tree per object costs more than
  * reading the library. Only what such a writer needs: punctuation, escaped
- * strings, integers and doubles formatted as jansson formats them.
+ * strings, integers and doubles formatted as jansson formats them, and the
+ * members every document repeats (a key, null, a value or null, an array of
+ * ints or of a text's lines), so that no writer keeps its own copy.
  *
  * Compiled into libocc-inspect, whose documents (occ.diff) it writes, and
  * used by the CLI's; not part of any public API.
@@ -34,6 +36,10 @@ void json_stream_init_memory(json_stream *s);
 void json_stream_free(json_stream *s);
 /* Writes what is buffered; call before touching s->out directly and at the end. */
 void json_stream_flush(json_stream *s);
+/* A memory stream's text, NUL-terminated and now the caller's (free it),
+   its length without the NUL in *size; NULL where memory ran out. s stays
+   to be released with json_stream_free. */
+char *json_stream_take_text(json_stream *s, size_t *size);
 
 /* Raw bytes: punctuation and keys the caller knows need no escaping. */
 void json_stream_raw(json_stream *s, const char *text, size_t len);
@@ -48,5 +54,24 @@ void json_stream_cstring(json_stream *s, const char *text); /* NUL-terminated */
 void json_stream_int(json_stream *s, long long value);
 /* As jansson writes a real: %.17g, with ".0" added to integral values. */
 void json_stream_double(json_stream *s, double value);
+
+/* The pieces every document repeats, written once here. */
+
+/* ,"name": - a member after an object's first (whose key the caller writes
+   with its '{'). name is written raw: a key the caller knows needs no
+   escaping. */
+void json_stream_key(json_stream *s, const char *name);
+void json_stream_null(json_stream *s);
+void json_stream_bool(json_stream *s, bool value); /* true or false */
+/* json_stream_cstring, or null where text is NULL. */
+void json_stream_cstring_or_null(json_stream *s, const char *text);
+/* The value where known, else null. */
+void json_stream_int_or_null(json_stream *s, long long value, bool known);
+void json_stream_double_or_null(json_stream *s, double value, bool known);
+/* [v0,v1,...]: count ints. */
+void json_stream_ints(json_stream *s, const int *values, int count);
+/* A text's lines ("a\nb") as an array of strings (["a","b"]): a last
+   newline ends the last line and starts none; NULL or "" is []. */
+void json_stream_lines(json_stream *s, const char *text);
 
 #endif /* OCC_JSON_STREAM_H */

@@ -65,8 +65,4 @@ struct json_stream;
 /* The launch_match object (null for no list) into s. */
 occ_status insp_launch_match_json(struct json_stream *s, const occ_inspect_launch_list *l);
 
-/* A memory json_stream's text, NUL-terminated, handed to the caller (free
-   with free()); the stream is left empty. */
-occ_status insp_json_stream_text(struct json_stream *s, char **text, size_t *size);
-
 #endif /* OCC_INSPECT_DIFF_INTERNAL_H */

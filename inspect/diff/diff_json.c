@@ -13,22 +13,6 @@
 #include "diff_internal.h"
 #include "json_stream.h"
 
-static void key(json_stream *s, const char *name)
-{
-    json_stream_raw(s, ",\"", 2);
-    json_stream_lit(s, name);
-    json_stream_raw(s, "\":", 2);
-}
-
-static void string_or_null(json_stream *s, const char *text)
-{
-    if (text != NULL) {
-        json_stream_cstring(s, text);
-    } else {
-        json_stream_lit(s, "null");
-    }
-}
-
 static void value(json_stream *s, const occ_inspect_kernel *k, occ_diff_field f)
 {
     char buf[128];
@@ -38,22 +22,14 @@ static void value(json_stream *s, const occ_inspect_kernel *k, occ_diff_field f)
 static void risk_json(json_stream *s, const occ_inspect_risk *r)
 {
     json_stream_lit(s, "{\"at_ceiling\":");
-    json_stream_lit(s, r->at_ceiling ? "true" : "false");
-    key(s, "spilling");
-    json_stream_lit(s, r->spilling ? "true" : "false");
-    key(s, "regs_to_lose_block");
-    if (r->regs_to_cliff > 0) {
-        json_stream_int(s, r->regs_to_cliff);
-    } else {
-        json_stream_lit(s, "null");
-    }
-    key(s, "smem_to_lose_block_bytes");
-    if (r->smem_to_cliff_bytes > 0) {
-        json_stream_int(s, r->smem_to_cliff_bytes);
-    } else {
-        json_stream_lit(s, "null");
-    }
-    key(s, "flags");
+    json_stream_bool(s, r->at_ceiling);
+    json_stream_key(s, "spilling");
+    json_stream_bool(s, r->spilling);
+    json_stream_key(s, "regs_to_lose_block");
+    json_stream_int_or_null(s, r->regs_to_cliff, r->regs_to_cliff > 0);
+    json_stream_key(s, "smem_to_lose_block_bytes");
+    json_stream_int_or_null(s, r->smem_to_cliff_bytes, r->smem_to_cliff_bytes > 0);
+    json_stream_key(s, "flags");
     char flags[192];
     json_stream_lit(s, occ_inspect_risk_json_flags(r, flags, sizeof flags));
     json_stream_raw(s, "}", 1);
@@ -62,7 +38,7 @@ static void risk_json(json_stream *s, const occ_inspect_risk *r)
 /* ,"name":["occupancy-10%",...]: the gate items in `bits`, as given. */
 static void items_json(json_stream *s, const occ_diff_report *r, const char *name, uint32_t bits)
 {
-    key(s, name);
+    json_stream_key(s, name);
     json_stream_raw(s, "[", 1);
     int n = 0;
     for (int item = 0; item < OCC_DIFF_GATE_ITEM_COUNT; item++) {
@@ -80,19 +56,19 @@ static void entry_json(json_stream *s, const occ_diff_report *r, const occ_diff_
     char arch[16];
     json_stream_lit(s, "{\"arch\":");
     json_stream_cstring(s, occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch));
-    key(s, "name");
+    json_stream_key(s, "name");
     json_stream_cstring(s, k->name);
-    key(s, "mangled");
+    json_stream_key(s, "mangled");
     json_stream_cstring(s, k->mangled);
     if (e->status == OCC_DIFF_MOVED) {
-        key(s, "old_name");
+        json_stream_key(s, "old_name");
         json_stream_cstring(s, e->old_k->name);
-        key(s, "old_mangled");
+        json_stream_key(s, "old_mangled");
         json_stream_cstring(s, e->old_k->mangled);
     }
-    key(s, "kind");
+    json_stream_key(s, "kind");
     json_stream_lit(s, k->is_kernel ? "\"kernel\"" : "\"function\"");
-    key(s, "changed_fields");
+    json_stream_key(s, "changed_fields");
     json_stream_raw(s, "[", 1);
     int n = 0;
     for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
@@ -103,38 +79,40 @@ static void entry_json(json_stream *s, const occ_diff_report *r, const occ_diff_
     }
     json_stream_raw(s, "]", 1);
     for (int f = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
-        key(s, occ_diff_field_key((occ_diff_field)f));
+        json_stream_key(s, occ_diff_field_key((occ_diff_field)f));
         json_stream_lit(s, "{\"old\":");
         value(s, e->old_k, (occ_diff_field)f);
         json_stream_lit(s, ",\"new\":");
         value(s, e->new_k, (occ_diff_field)f);
         json_stream_raw(s, "}", 1);
     }
-    key(s, "gpu");
+    json_stream_key(s, "gpu");
     json_stream_lit(s, "{\"old\":");
-    string_or_null(s, e->old_k != NULL && e->old_k->has_occupancy ? e->old_k->gpu : NULL);
+    json_stream_cstring_or_null(s,
+                                e->old_k != NULL && e->old_k->has_occupancy ? e->old_k->gpu : NULL);
     json_stream_lit(s, ",\"new\":");
-    string_or_null(s, e->new_k != NULL && e->new_k->has_occupancy ? e->new_k->gpu : NULL);
+    json_stream_cstring_or_null(s,
+                                e->new_k != NULL && e->new_k->has_occupancy ? e->new_k->gpu : NULL);
     json_stream_raw(s, "}", 1);
-    key(s, "launch");
+    json_stream_key(s, "launch");
     char launch[192];
     json_stream_lit(
         s, occ_inspect_launch_json(e->new_k != NULL ? e->new_k : e->old_k, launch, sizeof launch));
-    key(s, "risk");
+    json_stream_key(s, "risk");
     risk_json(s, &e->risk);
     items_json(s, r, "fails", e->failed);
     items_json(s, r, "excused", e->excused);
-    key(s, "allowed");
+    json_stream_key(s, "allowed");
     if (e->allowed != NULL) {
         json_stream_lit(s, "{\"line\":");
         json_stream_int(s, e->allowed->line);
-        key(s, "pattern");
+        json_stream_key(s, "pattern");
         json_stream_cstring(s, e->allowed->pattern);
-        key(s, "reason");
+        json_stream_key(s, "reason");
         json_stream_cstring(s, e->allowed->reason);
         json_stream_raw(s, "}", 1);
     } else {
-        json_stream_lit(s, "null");
+        json_stream_null(s);
     }
     json_stream_raw(s, "}", 1);
 }
@@ -147,16 +125,16 @@ static void side_json(json_stream *s, const occ_diff_side *side)
     for (int i = 0; i < totals.input_count; i++) {
         json_stream_lit(s, i > 0 ? ",{\"file\":" : "{\"file\":");
         json_stream_cstring(s, occ_inspect_input_name(side->result, i));
-        key(s, "format");
+        json_stream_key(s, "format");
         json_stream_cstring(s, occ_inspect_format_name(occ_inspect_input_format(side->result, i)));
         json_stream_raw(s, "}", 1);
     }
     json_stream_raw(s, "]", 1);
-    key(s, "kernels");
+    json_stream_key(s, "kernels");
     json_stream_int(s, (long long)occ_inspect_kernel_count(side->result));
-    key(s, "spilling");
+    json_stream_key(s, "spilling");
     json_stream_int(s, (long long)side->spilling);
-    key(s, "at_ceiling");
+    json_stream_key(s, "at_ceiling");
     json_stream_int(s, (long long)side->at_ceiling);
     json_stream_raw(s, "}", 1);
 }
@@ -164,7 +142,7 @@ static void side_json(json_stream *s, const occ_diff_side *side)
 static void gate_json(json_stream *s, const occ_diff_report *r)
 {
     if (r->gate == NULL) {
-        json_stream_lit(s, "null");
+        json_stream_null(s);
         return;
     }
     json_stream_lit(s, "{\"fail_on\":[");
@@ -176,15 +154,15 @@ static void gate_json(json_stream *s, const occ_diff_report *r)
         }
     }
     json_stream_raw(s, "]", 1);
-    key(s, "passed");
-    json_stream_lit(s, r->failed == 0 ? "true" : "false");
-    key(s, "failed");
+    json_stream_key(s, "passed");
+    json_stream_bool(s, r->failed == 0);
+    json_stream_key(s, "failed");
     json_stream_int(s, (long long)r->failed);
-    key(s, "allowed");
+    json_stream_key(s, "allowed");
     json_stream_int(s, (long long)r->allowed);
-    key(s, "allow_file");
-    string_or_null(s, r->allow != NULL ? r->allow->path : NULL);
-    key(s, "unused_allow_lines");
+    json_stream_key(s, "allow_file");
+    json_stream_cstring_or_null(s, r->allow != NULL ? r->allow->path : NULL);
+    json_stream_key(s, "unused_allow_lines");
     json_stream_raw(s, "[", 1);
     n = 0;
     for (int a = 0; r->allow != NULL && a < r->allow->count; a++) {
@@ -202,10 +180,10 @@ static occ_status report_json(json_stream *s, const occ_diff_report *r)
     occ_status status = OCC_OK;
     json_stream_lit(s, "{\"schema\":\"occ.diff\",\"version\":");
     json_stream_int(s, OCC_DIFF_SCHEMA_VERSION);
-    key(s, "occ_version");
+    json_stream_key(s, "occ_version");
     json_stream_cstring(s, occ_version());
-    key(s, "missing_baseline");
-    json_stream_lit(s, "null");
+    json_stream_key(s, "missing_baseline");
+    json_stream_null(s);
     json_stream_lit(s, ",\n\"old\":");
     side_json(s, &r->old_side);
     json_stream_lit(s, ",\n\"new\":");
@@ -213,14 +191,10 @@ static occ_status report_json(json_stream *s, const occ_diff_report *r)
     json_stream_lit(s, ",\n\"launch_match\":");
     status = insp_launch_match_json(s, r->launches);
     json_stream_lit(s, ",\n\"gpu\":");
-    string_or_null(s, r->read->device != NULL ? r->read->device->name : NULL);
-    key(s, "threads");
-    if (r->read->threads > 0) {
-        json_stream_int(s, r->read->threads);
-    } else {
-        json_stream_lit(s, "null");
-    }
-    key(s, "dyn_smem_bytes");
+    json_stream_cstring_or_null(s, r->read->device != NULL ? r->read->device->name : NULL);
+    json_stream_key(s, "threads");
+    json_stream_int_or_null(s, r->read->threads, r->read->threads > 0);
+    json_stream_key(s, "dyn_smem_bytes");
     json_stream_int(s, r->read->dyn_smem_bytes);
     json_stream_lit(s, ",\n\"one_side_only\":[");
     for (int f = 0, n = 0; f < OCC_DIFF_FIELD_COUNT; f++) {
@@ -232,13 +206,13 @@ static occ_status report_json(json_stream *s, const occ_diff_report *r)
     json_stream_lit(s, "]");
     json_stream_lit(s, ",\n\"counts\":{\"unchanged\":");
     json_stream_int(s, (long long)r->unchanged);
-    key(s, "changed");
+    json_stream_key(s, "changed");
     json_stream_int(s, (long long)r->changed);
-    key(s, "added");
+    json_stream_key(s, "added");
     json_stream_int(s, (long long)r->added);
-    key(s, "removed");
+    json_stream_key(s, "removed");
     json_stream_int(s, (long long)r->removed);
-    key(s, "moved");
+    json_stream_key(s, "moved");
     json_stream_int(s, (long long)r->moved);
     json_stream_lit(s, "},\n\"gate\":");
     gate_json(s, r);
@@ -300,8 +274,8 @@ occ_status occ_diff_json_text(const occ_diff_report *report, char **text, size_t
     }
     json_stream_init_memory(s);
     occ_status status = report_json(s, report);
-    if (status == OCC_OK) {
-        status = insp_json_stream_text(s, text, size);
+    if (status == OCC_OK && (*text = json_stream_take_text(s, size)) == NULL) {
+        status = OCC_ERR_OUT_OF_MEMORY;
     }
     json_stream_free(s);
     free(s);
@@ -323,9 +297,9 @@ occ_status occ_diff_missing_json_write(FILE *out, const char *missing,
     json_stream_init(s, out);
     json_stream_lit(s, "{\"schema\":\"occ.diff\",\"version\":");
     json_stream_int(s, OCC_DIFF_SCHEMA_VERSION);
-    key(s, "occ_version");
+    json_stream_key(s, "occ_version");
     json_stream_cstring(s, occ_version());
-    key(s, "missing_baseline");
+    json_stream_key(s, "missing_baseline");
     json_stream_cstring(s, missing);
     json_stream_lit(s, ",\n\"new\":");
     side_json(s, new_side);

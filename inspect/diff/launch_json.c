@@ -62,7 +62,7 @@ static double share(double part, double whole)
 occ_status insp_launch_match_json(json_stream *s, const occ_inspect_launch_list *l)
 {
     if (l == NULL) {
-        json_stream_lit(s, "null");
+        json_stream_null(s);
         return OCC_OK;
     }
     size_t n;
@@ -98,20 +98,6 @@ occ_status insp_launch_match_json(json_stream *s, const occ_inspect_launch_list 
     return OCC_OK;
 }
 
-occ_status insp_json_stream_text(json_stream *s, char **text, size_t *size)
-{
-    json_stream_raw(s, "", 1); /* the terminating NUL */
-    json_stream_flush(s);
-    if (s->failed || s->memory == NULL) {
-        json_stream_free(s);
-        return OCC_ERR_OUT_OF_MEMORY;
-    }
-    *size = s->memory_bytes - 1;
-    *text = s->memory;
-    s->memory = NULL;
-    return OCC_OK;
-}
-
 occ_status occ_inspect_launch_match_json(const occ_inspect_launch_list *l, char **text,
                                          size_t *size)
 {
@@ -127,7 +113,9 @@ occ_status occ_inspect_launch_match_json(const occ_inspect_launch_list *l, char 
         json_stream_free(&s);
         return status;
     }
-    return insp_json_stream_text(&s, text, size);
+    *text = json_stream_take_text(&s, size);
+    json_stream_free(&s);
+    return *text != NULL ? OCC_OK : OCC_ERR_OUT_OF_MEMORY;
 }
 
 #define LAUNCH_ADD(...)                                                                            \

@@ -612,49 +612,21 @@ int insp_setmaxnreg_errors(const insp_setmaxnreg *smr, char *buf, size_t cap)
 /* JSON                                                                     */
 /* ------------------------------------------------------------------------ */
 
-static void key(json_stream *s, const char *name, bool first)
-{
-    if (!first) {
-        json_stream_raw(s, ",", 1);
-    }
-    json_stream_raw(s, "\"", 1);
-    json_stream_lit(s, name);
-    json_stream_raw(s, "\":", 2);
-}
-
 static void answer(json_stream *s, insp_smr_answer a)
 {
     json_stream_lit(s, a == INSP_SMR_YES ? "true" : a == INSP_SMR_NO ? "false" : "null");
 }
 
-/* A count, null where below 0 (unknown). */
-static void count_or_null(json_stream *s, long long n)
-{
-    if (n >= 0) {
-        json_stream_int(s, n);
-    } else {
-        json_stream_lit(s, "null");
-    }
-}
-
 static void region_json(json_stream *s, const insp_setmaxnreg *smr, const insp_smr_region *r)
 {
-    key(s, "action", true);
+    json_stream_lit(s, "\"action\":");
     json_stream_cstring(s, insp_setmaxnreg_action_name(r->action));
-    key(s, "line", false);
-    if (r->line > 0) {
-        json_stream_int(s, r->line);
-    } else {
-        json_stream_lit(s, "null");
-    }
-    key(s, "regs_per_thread", false);
-    if (r->regs_per_thread > 0) {
-        json_stream_int(s, r->regs_per_thread);
-    } else {
-        json_stream_lit(s, "null");
-    }
+    json_stream_key(s, "line");
+    json_stream_int_or_null(s, r->line, r->line > 0);
+    json_stream_key(s, "regs_per_thread");
+    json_stream_int_or_null(s, r->regs_per_thread, r->regs_per_thread > 0);
     bool known = r->warp_groups != 0 && r->groups_exact;
-    key(s, "warp_groups", false);
+    json_stream_key(s, "warp_groups");
     int count = 0;
     long long regs = 0;
     if (known) {
@@ -669,26 +641,17 @@ static void region_json(json_stream *s, const insp_setmaxnreg *smr, const insp_s
         }
         json_stream_raw(s, "]", 1);
     } else {
-        json_stream_lit(s, "null");
+        json_stream_null(s);
     }
-    key(s, "warp_group_count", false);
-    if (known) {
-        json_stream_int(s, count);
-    } else {
-        json_stream_lit(s, "null");
-    }
-    key(s, "regs", false);
-    if (known && r->regs_per_thread > 0) {
-        json_stream_int(s, regs);
-    } else {
-        json_stream_lit(s, "null");
-    }
+    json_stream_key(s, "warp_group_count");
+    json_stream_int_or_null(s, count, known);
+    json_stream_key(s, "regs");
+    json_stream_int_or_null(s, regs, known && r->regs_per_thread > 0);
 }
 
 void insp_setmaxnreg_json(json_stream *s, const insp_setmaxnreg *smr)
 {
-    json_stream_raw(s, "{", 1);
-    key(s, "regions", true);
+    json_stream_lit(s, "{\"regions\":");
     json_stream_raw(s, "[", 1);
     for (int i = 0; i < smr->region_count; i++) {
         if (i > 0) {
@@ -699,44 +662,32 @@ void insp_setmaxnreg_json(json_stream *s, const insp_setmaxnreg *smr)
         json_stream_raw(s, "}", 1);
     }
     json_stream_raw(s, "]", 1);
-    key(s, "budget_regs", false);
-    if (smr->budget_regs >= 0) {
-        json_stream_int(s, smr->budget_regs);
-    } else {
-        json_stream_lit(s, "null");
-    }
-    key(s, "fits", false);
+    json_stream_key(s, "budget_regs");
+    json_stream_int_or_null(s, smr->budget_regs, smr->budget_regs >= 0);
+    json_stream_key(s, "fits");
     answer(s, smr->fits);
-    key(s, "ptxas_messages", false);
+    json_stream_key(s, "ptxas_messages");
     json_stream_raw(s, "[", 1);
     for (int i = 0; i < smr->message_count; i++) {
         json_stream_raw(s, ",", i > 0 ? 1 : 0);
         json_stream_cstring(s, smr->messages[i].code);
     }
     json_stream_raw(s, "]", 1);
-    key(s, "honoured", false);
+    json_stream_key(s, "honoured");
     answer(s, smr->honoured);
-    key(s, "usetmaxreg_count", false);
-    count_or_null(s, smr->usetmaxreg_count);
-    key(s, "block_budget_regs", false);
-    count_or_null(s, smr->block_budget_regs);
-    key(s, "pool_regs", false);
-    count_or_null(s, smr->pool_regs);
-    key(s, "regs_per_sm", false);
+    json_stream_key(s, "usetmaxreg_count");
+    json_stream_int_or_null(s, smr->usetmaxreg_count, smr->usetmaxreg_count >= 0);
+    json_stream_key(s, "block_budget_regs");
+    json_stream_int_or_null(s, smr->block_budget_regs, smr->block_budget_regs >= 0);
+    json_stream_key(s, "pool_regs");
+    json_stream_int_or_null(s, smr->pool_regs, smr->pool_regs >= 0);
+    json_stream_key(s, "regs_per_sm");
     json_stream_int(s, smr->regs_per_sm);
-    key(s, "errors", false);
+    json_stream_key(s, "errors");
     char errors[INSP_SMR_ERRORS_BYTES];
     insp_setmaxnreg_errors(smr, errors, sizeof errors);
-    json_stream_raw(s, "[", 1);
-    for (const char *line = errors; *line != '\0';) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl != NULL ? (size_t)(nl - line) : strlen(line);
-        json_stream_raw(s, ",", line > errors ? 1 : 0);
-        json_stream_string(s, line, len);
-        line += len + (nl != NULL);
-    }
-    json_stream_raw(s, "]", 1);
-    key(s, "note", false);
+    json_stream_lines(s, errors);
+    json_stream_key(s, "note");
     json_stream_cstring(s, smr->note);
     json_stream_raw(s, "}", 1);
 }
@@ -746,12 +697,8 @@ char *insp_setmaxnreg_json_string(const insp_setmaxnreg *smr)
     json_stream s;
     json_stream_init_memory(&s);
     insp_setmaxnreg_json(&s, smr);
-    json_stream_raw(&s, "", 1); /* the NUL */
-    json_stream_flush(&s);
-    char *text = s.failed ? NULL : s.memory;
-    if (text != NULL) {
-        s.memory = NULL;
-    }
+    size_t size;
+    char *text = json_stream_take_text(&s, &size);
     json_stream_free(&s);
     return text;
 }
