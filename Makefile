@@ -73,17 +73,21 @@ bench: all
 	$(BUILD)/bench_occ_calc
 
 # Installs what $(BUILD) holds under $(PREFIX), staged under $(DESTDIR) if
-# given (cmake/install.cmake lists it); builds it first (`make` when it was
-# never configured), without reconfiguring a build directory that exists.
+# given (cmake/install.cmake lists it). Builds first only what the install
+# copies (the target occ_install_files: occ, occ-lab where nvcc is, the
+# libraries, the man-page generator; not the tests, benchmarks or fuzz
+# replays), configuring $(BUILD) where it never was and leaving a build
+# directory that exists as it was configured.
 # `make -o install-build install` installs without building.
 PREFIX ?= /usr/local
 DESTDIR ?=
 install: install-build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
-install-build:
-	@[ -f $(BUILD)/CMakeCache.txt ] || $(MAKE) --no-print-directory all
-	cmake --build $(BUILD) -j $(JOBS)
+install-build: deps
+	@[ -f $(BUILD)/CMakeCache.txt ] || \
+	    cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(BUILD) --target occ_install_files -j $(JOBS)
 
 # Removes what the last `make install` from $(BUILD) put in place, as
 # $(BUILD)/install_manifest.txt lists it; give the install's DESTDIR again.

@@ -1,14 +1,19 @@
 # What `make install` and `cmake --install BUILD [--prefix P]` put in place
 # (DESTDIR is honoured): the occ and occ-lab executables, the three libraries
 # static and shared with their headers, pkg-config and CMake package files,
-# the man pages generated from the option tables, shell completions, and the
-# occupancy page where it was built. Components, for installing a part:
+# the man pages generated from the option tables, shell completions, the
+# guides (docs/*.md) the pages cite, and the occupancy page where it was
+# built. Components, for installing a part:
 #   runtime  libocc.so.0, libocc-inspect.so.0, libocc-profile.so.0
 #   devel    headers, static libraries, occ.pc, occ-inspect.pc, occ-profile.pc,
 #            lib/cmake/occ
 #   cli      bin/occ, bin/occ-lab, bin/occ-regs-bench (with
 #            share/occ/lab/regs/kernels.tsv), man pages, completions
+#   doc      share/doc/occ: docs/*.md, the images they show, the records
+#            occ lab's example reads
 #   web      share/occ/web
+# The target occ_install_files builds what the install copies and nothing
+# else (`make install` builds it, not the tests or benchmarks).
 # `make uninstall` removes what the last install listed in
 # install_manifest.txt (packaging/uninstall.cmake).
 include(GNUInstallDirs)
@@ -80,21 +85,36 @@ install(FILES ${CMAKE_BINARY_DIR}/packaging/occConfig.cmake
         ${CMAKE_BINARY_DIR}/packaging/occConfigVersion.cmake
         DESTINATION ${OCC_CMAKE_PACKAGE_DIR} COMPONENT devel)
 
+# The guides. --help and the man pages cite them as docs/NAME.md; the pages
+# installed below cite them here instead (DOCDIR, share/doc/occ).
+file(GLOB OCC_DOCS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/docs/*.md)
+install(FILES ${OCC_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT doc)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/img DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT doc)
+# the records of `occ lab residency --records ...`, occ lab's example
+install(FILES ${CMAKE_SOURCE_DIR}/docs/results/h200/lab-all.jsonl
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/results/h200 COMPONENT doc)
+
 # Man pages: occ-man (cli/man/) writes occ.1 and occ-CMD.1 for every command
-# of the table from the option tables --help prints; the directory is
-# emptied first so a removed command leaves no page behind.
+# of the table from the option tables --help prints. They are written at
+# install time, when the prefix is known (`cmake --install --prefix` decides
+# it then), so that they cite the guides where they are installed
+# (--docs DOCDIR: "docs/json.md" reads "/usr/local/share/doc/occ/json.md");
+# the directory is emptied first so a removed command leaves no page behind.
 set(OCC_MAN_DIR ${CMAKE_BINARY_DIR}/man)
 add_executable(occ-man ${CMAKE_SOURCE_DIR}/cli/man/occ_man.c ${CMAKE_SOURCE_DIR}/cli/man/man_page.c)
 target_link_libraries(occ-man PRIVATE occcli)
-add_custom_command(OUTPUT ${OCC_MAN_DIR}/stamp
-  COMMAND ${CMAKE_COMMAND} -E rm -rf ${OCC_MAN_DIR}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${OCC_MAN_DIR}
-  COMMAND occ-man ${OCC_MAN_DIR}
-  COMMAND ${CMAKE_COMMAND} -E touch ${OCC_MAN_DIR}/stamp
-  DEPENDS occ-man
-  COMMENT "occ-man: the man pages, from the option tables"
-  VERBATIM)
-add_custom_target(man ALL DEPENDS ${OCC_MAN_DIR}/stamp)
+install(CODE "
+  set(occ_docdir \"${CMAKE_INSTALL_DOCDIR}\")
+  if(NOT IS_ABSOLUTE \"\${occ_docdir}\")
+    set(occ_docdir \"\${CMAKE_INSTALL_PREFIX}/\${occ_docdir}\")
+  endif()
+  file(REMOVE_RECURSE \"${OCC_MAN_DIR}\")
+  file(MAKE_DIRECTORY \"${OCC_MAN_DIR}\")
+  execute_process(COMMAND \"$<TARGET_FILE:occ-man>\" --docs \"\${occ_docdir}\" \"${OCC_MAN_DIR}\"
+                  RESULT_VARIABLE occ_man_status)
+  if(NOT occ_man_status EQUAL 0)
+    message(FATAL_ERROR \"occ-man: the man pages were not written (\${occ_man_status})\")
+  endif()" COMPONENT cli)
 install(DIRECTORY ${OCC_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli
         FILES_MATCHING PATTERN "*.1")
 
@@ -109,6 +129,17 @@ install(FILES ${CMAKE_SOURCE_DIR}/completions/occ.fish
 # The occupancy page, where `make web` built it (build/web/).
 install(DIRECTORY ${CMAKE_BINARY_DIR}/web/ DESTINATION ${CMAKE_INSTALL_DATADIR}/occ/web
         COMPONENT web OPTIONAL)
+
+# What the install copies, built: `make install` builds this target alone.
+add_custom_target(occ_install_files)
+add_dependencies(occ_install_files occ occ_shared occ_inspect_shared occ_profile_shared libocc
+                 libocc_inspect libocc_profile occ-man)
+if(TARGET occ-lab)
+  add_dependencies(occ_install_files occ-lab)
+endif()
+if(TARGET occ-regs-bench)
+  add_dependencies(occ_install_files occ-regs-bench)
+endif()
 
 # `cmake --build BUILD --target uninstall`, as `make uninstall` does.
 add_custom_target(uninstall

@@ -12,13 +12,21 @@
 
 #include "options.h"
 
+/* What a page says beyond the tables. */
+typedef struct man_page_info {
+    const char *version;  /* occ's, in the page footer */
+    const char *docs_dir; /* where the guides are installed: the text's "docs/NAME"
+                             citations read "DOCS_DIR/NAME"; NULL keeps "docs/" */
+} man_page_info;
+
 /* occ-CMD.1: NAME, SYNOPSIS (the usage lines), DESCRIPTION, OPTIONS (every
    option of every table, in --help's order), EXAMPLES, EXIT STATUS, SEE
-   ALSO. `version` goes in the page footer. False when a write failed. */
-bool man_page_write_command(FILE *out, const cli_command_spec *spec, const char *version);
+   ALSO. False when a write failed. */
+bool man_page_write_command(FILE *out, const cli_command_spec *spec, const man_page_info *info);
 
 /* occ.1: the synopsis of `occ --help`, every command of the table with its
-   summary and page, the exit status. False when a write failed. */
-bool man_page_write_index(FILE *out, const char *version);
+   summary and page, the exit status, and the guides' folder (FILES) where
+   info->docs_dir is given. False when a write failed. */
+bool man_page_write_index(FILE *out, const man_page_info *info);
 
 #endif /* OCC_MAN_PAGE_H */

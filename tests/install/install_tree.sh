@@ -4,7 +4,8 @@
 # install promises (README.md, "Install") is there, the manifest lists
 # exactly what is there, the libraries carry their sonames, the pkg-config
 # files name the prefix. Before that, `make install PREFIX=... DESTDIR=...`
-# stages an install and `make uninstall` removes it again.
+# stages an install and `make uninstall` removes it again; after it, the
+# build `make install` runs is checked to build nothing but what it installs.
 #
 # cmake --install writes BUILD/install_manifest.txt, which `make uninstall`
 # reads: the one a user's install left there is put back on exit.
@@ -81,6 +82,11 @@ share/fish/vendor_completions.d/occ.fish"
 for command in $(occ_commands "$occ"); do
     expected+=$'\n'"share/man/man1/occ-$command.1"
 done
+# the guides the pages cite, with their images and occ lab's example records
+for doc in "$source_dir"/docs/*.md "$source_dir"/docs/img/*; do
+    expected+=$'\n'"share/doc/occ/${doc#"$source_dir"/docs/}"
+done
+expected+=$'\n'"share/doc/occ/results/h200/lab-all.jsonl"
 # occ-lab, occ-regs-bench (with occ lab regs's kernels' table) and the page only where the
 # build made them
 [ -x "$build/occ-lab" ] && expected+=$'\n'"bin/occ-lab"
@@ -117,4 +123,23 @@ readelf -d "$prefix/lib/libocc-inspect.so.0" | grep >/dev/null 'Shared library: 
     fail "libocc-inspect.so.0 does not name libocc.so.0 as a dependency"
 
 grep -qx "prefix=$prefix" "$prefix/lib/pkgconfig/occ.pc" || fail "occ.pc: prefix is not $prefix"
+
+# 3. What `make install` builds: the target occ_install_files, which must
+#    compile nothing of the tests, benchmarks or fuzz replays (a fresh
+#    configuration with the tests on, asked what it would do).
+make -s -C "$source_dir" -n install BUILD="$build" | grep >/dev/null -- '--target occ_install_files' ||
+    fail "make install does not build the target occ_install_files"
+dry=$root/install-targets
+cmake -S "$source_dir" -B "$dry" -DOCC_TESTS=ON -DOCC_BENCH=ON > "$root/install-targets.log" 2>&1 ||
+    { cat "$root/install-targets.log"; fail "configuring $dry"; }
+# (a dry run goes on past the files it did not make: -k)
+keep_going=-k
+grep >/dev/null '^CMAKE_GENERATOR:INTERNAL=Ninja' "$dry/CMakeCache.txt" && keep_going="-k 0"
+compiled=$({ cmake --build "$dry" --target occ_install_files -- -n $keep_going 2>&1 || true; } |
+    grep -oE '[A-Za-z0-9_/.-]*CMakeFiles/[A-Za-z0-9_.+-]+\.dir/' | sort -u)
+grep >/dev/null 'CMakeFiles/occ\.dir/' <<< "$compiled" ||
+    fail "building occ_install_files would not build occ: $compiled"
+extra=$(grep -E '(^|/)(tests|bench|fuzz)/' <<< "$compiled" || true)
+[ -z "$extra" ] || fail "building occ_install_files would build what is not installed: $extra"
+rm -rf "$dry"
 echo "install_tree: $(wc -l < "$manifest") files under $prefix; make install DESTDIR and make uninstall checked"
