@@ -136,6 +136,12 @@ def test_libraries_export_the_public_api_only():
     inspect = exported(os.path.join(n.LIBRARY_DIR, "libocc-inspect.so.0"))
     assert inspect and all(re.fullmatch(r"occ_(inspect|diff|regs)_[a-z0-9_]+", s)
                            for s in inspect), inspect
+    header = "".join((ROOT / "include" / h).read_text()
+                     for h in ("occ_inspect.h", "occ_diff.h", "occ_regs.h"))
+    declared = set(re.findall(r"^[a-z][a-z_ *]*?\b(occ_(?:inspect|diff|regs)_[a-z0-9_]+)\(",
+                              header, re.M))
+    assert {"occ_inspect_gpu_file", "occ_inspect_gpu_from_json"} <= declared
+    assert declared <= set(inspect), declared - set(inspect)
     profile = exported(os.path.join(n.LIBRARY_DIR, "libocc-profile.so.0"))
     assert profile and all(re.fullmatch(r"occ_profile_[a-z0-9_]+", s) for s in profile), profile
     header = (ROOT / "include" / "occ_profile.h").read_text()

@@ -9,7 +9,7 @@ no CUDA, the same answers as the ``occ`` command.
     >>> r.blocks_per_sm, r.occupancy, r.limiters
     (4, 0.5, ('registers',))
 
-Functions: gpu, gpus, calc, calc_batch, cluster, explain, explanation,
+Functions: gpu, gpus, gpu_from_file, calc, calc_batch, cluster, explain, explanation,
 sweep, suggest, waves, dyn_smem_available, latency, achieved_gap, inspect, diff,
 regs, from_triton, profile, from_torch_profiler, limiter_names; the module
 occ.triton (prune, pruner, check: Triton's autotune pruner). Every bad input
@@ -20,7 +20,7 @@ docs/python.md has the guide.
 from ._errors import OccError
 from ._native import CARVEOUT_DEFAULT, NO_OPTIN, OPTIN_MAX, UNLIMITED
 from ._native import lib as _lib
-from ._gpu import Gpu, gpu, gpus
+from ._gpu import Gpu, gpu, gpu_from_file, gpus
 from ._calc import (
     Allocation,
     CalcResult,
@@ -127,6 +127,7 @@ __all__ = [
     "from_torch_profiler",
     "from_triton",
     "gpu",
+    "gpu_from_file",
     "gpus",
     "inspect",
     "diff",

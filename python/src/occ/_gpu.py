@@ -1,8 +1,10 @@
-"""GPUs from libocc's database: occ.gpu() and occ.gpus()."""
+"""GPUs from libocc's database, occ.gpu() and occ.gpus(), and described in
+JSON: occ.gpu_from_file() (libocc-inspect's reader, what --gpu-file reads)."""
 
 from __future__ import annotations
 
 import ctypes
+import os
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Union
@@ -13,10 +15,13 @@ from ._errors import OccError
 
 @dataclass(frozen=True)
 class Gpu:
-    """One GPU of libocc's database (occ_device): its per-SM limits and, for a
-    named product, its facts. The fields are those of an entry of
-    ``occ gpus --json`` (docs/json.md); a product fact occ does not know is
-    None (a generic entry such as sm_90 has no SM count)."""
+    """One GPU of libocc's database (occ_device), or one described in a file
+    (occ.gpu_from_file): its per-SM limits and, for a named product, its
+    facts. The fields are those of an entry of ``occ gpus --json``
+    (docs/json.md); a product fact occ does not know is None (a generic entry
+    such as sm_90 has no SM count). ``named`` is False for a generic entry
+    (named after its arch) and, as in ``occ calc --gpu-file --json``, for a
+    file's GPU named so; True otherwise."""
 
     name: str
     arch: str
@@ -58,8 +63,9 @@ class Gpu:
         # with another.
         if self._device is None or _public(self._device) != {
                 name: getattr(self, name) for name in _PUBLIC_FIELDS}:
-            raise TypeError("an occ.Gpu comes from the database (occ.gpu, occ.gpus) and its "
-                            "fields cannot be changed; occ.suggest(sms=...) and "
+            raise TypeError("an occ.Gpu comes from the database (occ.gpu, occ.gpus) or a file "
+                            "(occ.gpu_from_file) and its fields cannot be changed; describe "
+                            "another GPU in a file (docs/gpu-file.md); occ.suggest(sms=...) and "
                             "occ.latency(sms=..., latency_ns=..., bandwidth=...) take other "
                             "numbers")
 
@@ -172,6 +178,33 @@ def gpu(name: str) -> Gpu:
     aliases = _aliases_by_name().get(display, ())
     # A generic entry is named after its arch; anything else is a product.
     return _from_device(d, display != _arch(d), aliases)
+
+
+def gpu_from_file(path: str | os.PathLike) -> Gpu:
+    """A GPU described in JSON (docs/gpu-file.md), read as ``occ calc
+    --gpu-file PATH`` reads it, by the same code (libocc-inspect's
+    occ_inspect_gpu_file): a database entry or compute capability to start
+    from and the fields to override, checked as the database is. Every
+    function that takes a GPU takes the result.
+
+    Raises OccError with the CLI's line ("my.json: field 'sm_count': must be
+    an integer"); ``field`` is "gpu_file".
+    """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a str or a path, not {type(path).__name__}")
+    raw = os.fsencode(path)
+    if b"\0" in raw:  # C would read the path up to it: refused, as open() refuses it
+        raise OccError(f"{os.fsdecode(raw)!r}: embedded null byte", status="invalid argument",
+                       code=1, field="gpu_file")
+    il = n.inspect_lib()
+    d = n.Device()
+    err = n.InspectError()
+    status = il.occ_inspect_gpu_file(raw, ctypes.byref(d), ctypes.byref(err))
+    if status:
+        raise OccError(err.message.decode("utf-8", "replace"),
+                       status=n.text(n.lib.occ_status_name(status)) or "", code=status,
+                       field="gpu_file")
+    return _from_device(d, d.name.decode("utf-8", "replace") != _arch(d), ())
 
 
 _by_name: dict[str, Gpu] = {}  # gpu()'s answers, for occ.calc's fast path

@@ -784,6 +784,9 @@ def _proto_inspect(il: ctypes.CDLL) -> None:
             ierr,
         ),
         "occ_inspect_launch_source_name": (c_char_p, c_int),
+        # a GPU described in JSON (--gpu-file, docs/gpu-file.md)
+        "occ_inspect_gpu_file": (c_int, c_char_p, POINTER(Device), ierr),
+        "occ_inspect_gpu_from_json": (c_int, c_char_p, c_size_t, c_char_p, POINTER(Device), ierr),
         # include/occ_diff.h: a whole diff as its occ.diff document
         "occ_diff_run_json": (
             c_int,
