@@ -55,8 +55,19 @@ extern "C" {
 #define OCC_INSPECT_MAX_COMPRESSION_RATIO 512
 /* Largest input read from a stream (a pipe, /dev/stdin, a /proc file: what
    cannot be mapped): it is copied into memory, where a regular file is
-   mapped, so it counts against the same 256 MB budget. */
+   mapped. The limit is the process's, not each input's: every stream being
+   read at once, by any occ_inspect_read of the process (occ_diff_read's two
+   sides, a program's threads), holds at most this much in all. */
 #define OCC_INSPECT_MAX_STREAM_BYTES ((size_t)128 << 20)
+/* What libocc-inspect holds in bulk while reading, in all, for the whole
+   process: the stream copies above and the buffers of entries decompressed
+   larger than 2 MB (at most 128 MiB of those, shared by every read under
+   way: a read waits for a buffer rather than pass it). It leaves room
+   under 256 MB for the rows, the names and the threads' small buffers
+   (docs/inspect.md, "Limits"). A stream that would pass it is refused
+   (OCC_ERR_LIMIT); so is an entry that cannot get its buffer while streams
+   hold the rest. */
+#define OCC_INSPECT_MEMORY_BUDGET_BYTES ((size_t)160 << 20)
 
 /* What an input holds, decided by its content alone. */
 typedef enum occ_inspect_format {

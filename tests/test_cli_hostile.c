@@ -5,6 +5,8 @@
  * that cannot be written. Each case has one clear line on stderr, the exit
  * code docs/cli.md promises, bounded memory, and never a hang.
  */
+/* wait4, for a child's own peak RSS */
+#define _DEFAULT_SOURCE 1
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -59,6 +63,90 @@ static long max_rss_kb(void)
     struct rusage u;
     assert_int_equal(getrusage(RUSAGE_SELF, &u), 0);
     return u.ru_maxrss;
+}
+
+/* The whole process's memory goal (docs/inspect.md, "Limits"): 256 MB. */
+#define PROCESS_RSS_LIMIT_KB (256000000L / 1024)
+
+/* ASan keeps freed blocks in quarantine and adds its shadow: its RSS is not
+   the program's. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RSS_MEASURED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RSS_MEASURED 0
+#endif
+#endif
+#ifndef RSS_MEASURED
+#define RSS_MEASURED 1
+#endif
+
+/* Runs the built occ (OCC_BINARY) in a process of its own, so that its peak
+   RSS is its own: the exit code, the peak in KiB, stderr into err. */
+static int run_occ_process(const char *const *args, long *rss_kb, char *err, size_t cap)
+{
+    const char *binary = getenv("OCC_BINARY");
+    assert_non_null(binary);
+    char err_path[128];
+    temp_path("occ-stderr", err_path, sizeof err_path);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int null = open("/dev/null", O_RDWR);
+        if (fd < 0 || null < 0) {
+            _exit(126);
+        }
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(fd, 2);
+        static char name[] = "occ";
+        char *argv[16] = {name};
+        for (int i = 0; args[i] != NULL && i < 14; i++) {
+            argv[i + 1] = (char *)(uintptr_t)args[i];
+        }
+        execv(binary, argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage u;
+    assert_int_equal(wait4(pid, &status, 0, &u), pid);
+    *rss_kb = u.ru_maxrss;
+    FILE *f = fopen(err_path, "rb");
+    assert_non_null(f);
+    size_t n = fread(err, 1, cap - 1, f);
+    err[n] = 0;
+    fclose(f);
+    unlink(err_path);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* An endless stream (/dev/zero) is refused at OCC_INSPECT_MAX_STREAM_BYTES
+   with one line, and the whole process stays within 256 MB: the limit is
+   the process's, so occ diff's two sides, read at once on two threads,
+   share it rather than take it each (issue 21: 264 MB and 509 MB before). */
+static void inspect_endless_stream_memory(void **state)
+{
+    (void)state;
+    const char *const cases[][4] = {{"inspect", "/dev/zero", NULL, NULL},
+                                    {"diff", "/dev/zero", "/dev/zero", NULL}};
+    const int codes[] = {EXIT_DATA, EXIT_USAGE};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long rss_kb = 0;
+        char err[1024];
+        int code = run_occ_process(cases[i], &rss_kb, err, sizeof err);
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "occ %s: /dev/zero: more than ", cases[i][0]);
+        if (code != codes[i] || !starts_with(err, prefix) || line_count(err) != 1 ||
+            strstr(err, "128 MiB") == NULL) {
+            fail_msg("occ %s: exit %d, stderr '%s'", cases[i][0], code, err);
+        }
+        if (RSS_MEASURED && rss_kb > PROCESS_RSS_LIMIT_KB) {
+            fail_msg("occ %s /dev/zero: peak RSS %ld KiB, above %ld KiB (256 MB)", cases[i][0],
+                     rss_kb, PROCESS_RSS_LIMIT_KB);
+        }
+    }
 }
 
 /* ---- commands and help --------------------------------------------------- */
@@ -273,6 +361,7 @@ int main(void)
         cmocka_unit_test(gpu_file_values),
         cmocka_unit_test(optin_advice_within_limit),
         cmocka_unit_test(write_errors),
+        cmocka_unit_test(inspect_endless_stream_memory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

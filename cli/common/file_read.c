@@ -31,12 +31,15 @@ static bool read_all(FILE *f, const char *path, size_t max_bytes, char **out, si
             break;
         }
         if (used == cap) {
-            char *bigger = realloc(buf, cap * 2 + 1);
+            /* never past one byte over the limit: doubling a full buffer of
+               128 MiB took 256 MiB to learn that the input is too large */
+            size_t grown = max_bytes < cap * 2 ? max_bytes + 1 : cap * 2;
+            char *bigger = realloc(buf, grown + 1);
             if (bigger == NULL) {
                 free(buf);
             }
             buf = bigger;
-            cap *= 2;
+            cap = grown;
         }
     }
     if (ferror(f)) {

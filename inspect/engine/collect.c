@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
+#include "bytes.h"
 #include "engine.h"
 
 /* A buffer larger than this is released after each task, so that sixteen
@@ -80,26 +82,16 @@
    sweep.md, four builds side by side), 96/128/160 MB gave libcublasLt.so.13
    0.36/0.31/0.27 s at 169/203/230 MiB and libtorch_cuda.so 0.91/0.76/0.63 s
    at 215/248/274 MiB: 128 MB is the largest that keeps libtorch_cuda.so
-   under 256 MB. A build may set another (-D). */
-#ifndef OCC_LARGE_SCRATCH_BUDGET_MB
-#define OCC_LARGE_SCRATCH_BUDGET_MB 128
-#endif
-#define LARGE_SCRATCH_BUDGET_BYTES ((size_t)OCC_LARGE_SCRATCH_BUDGET_MB << 20)
-
-#define LARGE_POOL_BUFFERS 32
-
-typedef struct large_buffer {
-    uint8_t *data;
-    size_t capacity;
-    bool in_use;
-} large_buffer;
+   under 256 MB. A build may set another (-D). The pool and its budget are
+   the process's, shared by every read under way (budget.c). */
 
 typedef struct input_file {
     const char *path;
     const uint8_t *data;
     size_t size;
-    bool mapped; /* data is an mmap of the file */
-    bool owned;  /* data was read into memory here: free it */
+    bool mapped;         /* data is an mmap of the file */
+    bool owned;          /* data was read into memory here: free it */
+    size_t budget_bytes; /* of the reading budget, held while owned (budget.h) */
     insp_format format;
 } input_file;
 
@@ -177,14 +169,9 @@ typedef struct collector {
     pthread_mutex_t error_lock;
     occ_inspect_error error; /* the first failure */
     long page_bytes;
-    inspect_names *names; /* every function name, once */
-    pthread_mutex_t budget_lock;
-    pthread_cond_t budget_freed;
-    large_buffer pool[LARGE_POOL_BUFFERS]; /* buffers for large entries, reused;
-                                              data NULL: an empty slot */
-    size_t pool_bytes;                     /* capacity of every pooled buffer */
-    size_t in_use_bytes;                   /* capacity of the pooled buffers being used */
-    size_t *deferred;                      /* task indices set aside this round (budget_lock) */
+    inspect_names *names;        /* every function name, once */
+    pthread_mutex_t budget_lock; /* guards deferred */
+    size_t *deferred;            /* task indices set aside this round (budget_lock) */
     size_t deferred_count;
     char **section_names; /* section_count of section_cap, at most section_limit */
     int section_count, section_cap, section_limit;
@@ -434,108 +421,6 @@ static void add_candidate(void *context, size_t offset, size_t size, insp_region
     t->found[t->found_count++] = (candidate){t->base + offset, size};
 }
 
-/* Frees unused pooled buffers, largest first, until `bytes` more fit in
-   the budget or none is left to free. Called with budget_lock held. */
-static void shrink_pool(collector *c, size_t bytes)
-{
-    while (c->pool_bytes + bytes > LARGE_SCRATCH_BUDGET_BYTES) {
-        int largest = -1;
-        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
-            if (c->pool[i].data != NULL && !c->pool[i].in_use &&
-                (largest < 0 || c->pool[i].capacity > c->pool[largest].capacity)) {
-                largest = i;
-            }
-        }
-        if (largest < 0) {
-            return;
-        }
-        /* the slot empties in place: other threads hold indices into the pool */
-        free(c->pool[largest].data);
-        c->pool_bytes -= c->pool[largest].capacity;
-        c->pool[largest] = (large_buffer){NULL, 0, false};
-    }
-}
-
-static int empty_slot(const collector *c)
-{
-    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
-        if (c->pool[i].data == NULL) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-#define POOL_OUT_OF_MEMORY (-1)
-#define POOL_BUSY (-2)
-
-/*
- * A pooled buffer of at least `bytes` for one large entry: an unused one if
- * one is big enough, else a new one once the budget allows (at once if no
- * other is in use: an entry larger than the budget still gets read). Reusing
- * buffers spares the threads the page faults and unmapping that a fresh
- * buffer per entry costs. Returns the pool index, POOL_OUT_OF_MEMORY, or,
- * unless `wait`, POOL_BUSY where it would have to wait.
- */
-static int acquire_buffer(collector *c, size_t bytes, bool wait, double *waited)
-{
-    pthread_mutex_lock(&c->budget_lock);
-    int got = -1;
-    for (;;) {
-        for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
-            const large_buffer *b = &c->pool[i];
-            if (b->data != NULL && !b->in_use && b->capacity >= bytes &&
-                (got < 0 || b->capacity < c->pool[got].capacity)) {
-                got = i;
-            }
-        }
-        if (got >= 0) {
-            break;
-        }
-        if (c->in_use_bytes == 0 || c->in_use_bytes + bytes <= LARGE_SCRATCH_BUDGET_BYTES) {
-            shrink_pool(c, bytes);
-            int slot = empty_slot(c);
-            if (slot < 0) {
-                shrink_pool(c, SIZE_MAX / 2); /* every slot holds an unused buffer */
-                slot = empty_slot(c);
-            }
-            uint8_t *data = slot >= 0 ? malloc(bytes) : NULL;
-            if (data != NULL) {
-                got = slot;
-                c->pool[got] = (large_buffer){data, bytes, false};
-                c->pool_bytes += bytes;
-            } else if (slot >= 0 || c->in_use_bytes == 0) {
-                break; /* out of memory */
-            }
-            if (got >= 0) {
-                break;
-            }
-        }
-        if (!wait) {
-            got = POOL_BUSY;
-            break;
-        }
-        double asleep = inspect_now();
-        pthread_cond_wait(&c->budget_freed, &c->budget_lock);
-        *waited += inspect_now() - asleep;
-    }
-    if (got >= 0) {
-        c->pool[got].in_use = true;
-        c->in_use_bytes += c->pool[got].capacity;
-    }
-    pthread_mutex_unlock(&c->budget_lock);
-    return got;
-}
-
-static void release_buffer(collector *c, int index)
-{
-    pthread_mutex_lock(&c->budget_lock);
-    c->pool[index].in_use = false;
-    c->in_use_bytes -= c->pool[index].capacity;
-    pthread_cond_broadcast(&c->budget_freed);
-    pthread_mutex_unlock(&c->budget_lock);
-}
-
 /* Sets a large entry aside while the pool is full, for after the small ones. */
 static void defer_task(collector *c, size_t index)
 {
@@ -552,10 +437,20 @@ static bool read_entry_lent(worker *w, const uint8_t *data, size_t size, size_t 
 {
     collector *c = w->c;
     insp_sink sink = {on_function, on_entry, w};
-    int index = acquire_buffer(c, need, wait, &w->pool_wait_seconds);
-    if (index == POOL_BUSY) {
+    uint8_t *lent = NULL;
+    size_t lent_capacity = 0;
+    int index = insp_pool_acquire(need, wait, &w->pool_wait_seconds, &lent, &lent_capacity);
+    if (index == INSP_POOL_BUSY) {
         *deferred = true;
         return true;
+    }
+    if (index == INSP_POOL_OVER_BUDGET) {
+        return insp_fail_limit(err, 0,
+                               "entry needs a %zu MiB buffer, but streams read at once hold %zu "
+                               "MiB of the %zu MiB reading budget; give regular files, which "
+                               "are read without copying",
+                               (need + (1u << 20) - 1) >> 20, insp_budget_stream_bytes() >> 20,
+                               (size_t)OCC_INSPECT_MEMORY_BUDGET_BYTES >> 20);
     }
     if (index < 0) {
         w->failed = true;
@@ -563,14 +458,14 @@ static bool read_entry_lent(worker *w, const uint8_t *data, size_t size, size_t 
     }
     uint8_t *own = w->scratch.data;
     size_t own_capacity = w->scratch.capacity;
-    w->scratch.data = c->pool[index].data;
-    w->scratch.capacity = c->pool[index].capacity;
+    w->scratch.data = lent;
+    w->scratch.capacity = lent_capacity;
     w->scratch.fixed = true; /* never reallocated: it is the pool's */
     bool ok = insp_fatbin_entry_parse(data, size, &c->filter, &w->scratch, &sink, err);
     w->scratch.fixed = false;
     w->scratch.data = own;
     w->scratch.capacity = own_capacity;
-    release_buffer(c, index);
+    insp_pool_release(index);
     return ok;
 }
 
@@ -1275,17 +1170,56 @@ static bool split_region(collector *c, insp_format format, size_t base, size_t s
 }
 
 /* Reads a file that cannot be mapped (a pipe, /dev/stdin, a /proc file)
-   into memory, at most `limit` bytes. */
-static occ_status read_unmappable(int fd, input_file *file, size_t limit, int index,
-                                  occ_inspect_error *err)
+   into memory, at most OCC_INSPECT_MAX_STREAM_BYTES: the buffer never grows
+   past it, and every byte of it is taken from the process's reading budget
+   first (budget.h), so that streams read at once share the limit. */
+static occ_status read_unmappable(int fd, input_file *file, int index, occ_inspect_error *err)
 {
-    size_t cap = 1 << 16;
+    const size_t limit = OCC_INSPECT_MAX_STREAM_BYTES;
+    size_t cap = 0;
     size_t size = 0;
-    uint8_t *buf = malloc(cap);
+    uint8_t *buf = NULL;
+    bool over = false; /* the stream, or the streams together, pass the limit */
     for (;;) {
-        if (buf == NULL) {
-            return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, index, -1, "%s: out of memory",
-                                file->path);
+        if (size == cap) {
+            size_t grown = cap == 0 ? (size_t)1 << 16 : cap * 2;
+            grown = grown > limit ? limit : grown;
+            uint8_t probe;
+            if (grown == cap) {
+                /* full: one more byte says whether the stream goes on */
+                ssize_t more = read(fd, &probe, 1);
+                if (more < 0 && errno == EINTR) {
+                    continue;
+                }
+                if (more == 0) {
+                    break;
+                }
+                over = more > 0;
+                if (more < 0) {
+                    int e = errno;
+                    free(buf);
+                    insp_budget_stream_give(file->budget_bytes);
+                    file->budget_bytes = 0;
+                    return inspect_fail(err, OCC_ERR_IO, index, -1, "%s: cannot read: %s",
+                                        file->path, strerror(e));
+                }
+                break;
+            }
+            if (!insp_budget_stream_take(grown - cap)) {
+                over = true;
+                break;
+            }
+            file->budget_bytes += grown - cap;
+            uint8_t *bigger = realloc(buf, grown);
+            if (bigger == NULL) {
+                free(buf);
+                insp_budget_stream_give(file->budget_bytes);
+                file->budget_bytes = 0;
+                return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, index, -1, "%s: out of memory",
+                                    file->path);
+            }
+            buf = bigger;
+            cap = grown;
         }
         ssize_t got = read(fd, buf + size, cap - size);
         if (got < 0 && errno == EINTR) {
@@ -1294,6 +1228,8 @@ static occ_status read_unmappable(int fd, input_file *file, size_t limit, int in
         if (got < 0) {
             int e = errno;
             free(buf);
+            insp_budget_stream_give(file->budget_bytes);
+            file->budget_bytes = 0;
             return inspect_fail(err, OCC_ERR_IO, index, -1, "%s: cannot read: %s", file->path,
                                 strerror(e));
         }
@@ -1301,21 +1237,23 @@ static occ_status read_unmappable(int fd, input_file *file, size_t limit, int in
             break;
         }
         size += (size_t)got;
-        if (size > limit) {
-            free(buf);
+    }
+    if (over) {
+        size_t others = insp_budget_stream_bytes() - file->budget_bytes;
+        free(buf);
+        insp_budget_stream_give(file->budget_bytes);
+        file->budget_bytes = 0;
+        if (others == 0) {
             return inspect_fail(err, OCC_ERR_LIMIT, index, -1,
-                                "%s: more than %zu MiB from a stream; give a regular file, "
-                                "which is read without copying",
+                                "%s: more than %zu MiB from a stream; give a regular file, which "
+                                "is read without copying",
                                 file->path, limit >> 20);
         }
-        if (size == cap) {
-            uint8_t *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-            }
-            buf = bigger;
-            cap *= 2;
-        }
+        return inspect_fail(err, OCC_ERR_LIMIT, index, -1,
+                            "%s: more than %zu MiB from a stream while other streams read at "
+                            "once hold %zu MiB, and %zu MiB is the limit for all of them; give "
+                            "regular files, which are read without copying",
+                            file->path, size >> 20, others >> 20, limit >> 20);
     }
     file->data = buf;
     file->size = size;
@@ -1365,7 +1303,7 @@ static occ_status open_file(input_file *file, int index, occ_inspect_error *err)
         if (flags >= 0) {
             fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
         }
-        status = read_unmappable(fd, file, OCC_INSPECT_MAX_STREAM_BYTES, index, err);
+        status = read_unmappable(fd, file, index, err);
     }
     close(fd);
     if (status == OCC_OK && file->size == 0) {
@@ -1664,16 +1602,14 @@ static void collector_free(collector *c, worker *workers, int jobs, int input_co
         free(workers[i].rows);
     }
     free(workers);
-    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
-        free(c->pool[i].data);
-        c->pool[i].data = NULL;
-    }
+    insp_pool_trim();
     for (int i = 0; c->files != NULL && i < input_count; i++) {
         input_file *f = &c->files[i];
         if (f->mapped) {
             munmap((void *)(uintptr_t)f->data, f->size);
         } else if (f->owned) {
             free((void *)(uintptr_t)f->data);
+            insp_budget_stream_give(f->budget_bytes);
         }
     }
     for (size_t i = 0; i < c->task_count; i++) {
@@ -1687,7 +1623,6 @@ static void collector_free(collector *c, worker *workers, int jobs, int input_co
     pthread_mutex_destroy(&c->error_lock);
     pthread_mutex_destroy(&c->drop_lock);
     pthread_mutex_destroy(&c->budget_lock);
-    pthread_cond_destroy(&c->budget_freed);
 }
 
 /* Every input: round 1 reads the entries of .nv_fatbin and of fatbin files
@@ -1735,10 +1670,7 @@ static occ_status collect(collector *c, worker *workers, int jobs, const occ_ins
     for (int i = 0; i < jobs; i++) {
         insp_scratch_free(&workers[i].scratch);
     }
-    for (int i = 0; i < LARGE_POOL_BUFFERS; i++) {
-        free(c->pool[i].data);
-        c->pool[i].data = NULL;
-    }
+    insp_pool_trim();
     if (!merge_workers(workers, jobs, out)) {
         return inspect_fail(err, OCC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
@@ -1844,7 +1776,6 @@ occ_status inspect_read_tuned(const occ_inspect_input *inputs, int input_count,
     pthread_mutex_init(&c->error_lock, NULL);
     pthread_mutex_init(&c->budget_lock, NULL);
     pthread_mutex_init(&c->drop_lock, NULL);
-    pthread_cond_init(&c->budget_freed, NULL);
     for (int i = 0; i < jobs; i++) {
         workers[i].c = c;
         if (tuning != NULL) {

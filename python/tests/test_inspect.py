@@ -233,3 +233,25 @@ def test_options_checked_by_the_library():
     for bad, field in ((dict(jobs=10**6), "options.jobs"), (dict(threads=2048), "options.threads")):
         with pytest.raises(occ.OccError, match=field):
             occ.inspect(PROBE_LOG, **bad)
+
+
+def test_endless_stream_within_the_process_budget():
+    """occ.inspect('/dev/zero') is refused at OCC_INSPECT_MAX_STREAM_BYTES
+    and the whole Python process stays under 256 MB (it peaked at 279 MB:
+    the stream buffer doubled past the limit). In a child of its own, which
+    reports its own peak RSS."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import resource, occ\n"
+            "try:\n"
+            "    occ.inspect('/dev/zero')\n"
+            "except occ.OccError as e:\n"
+            "    print(e)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ), check=True)
+    message, peak_kib = proc.stdout.splitlines()
+    assert "/dev/zero: more than 128 MiB from a stream" in message, proc.stdout + proc.stderr
+    assert int(peak_kib) * 1024 <= 256_000_000, f"peak RSS {peak_kib} KiB, above 256 MB"
