@@ -68,6 +68,14 @@ extern "C" {
    (OCC_ERR_LIMIT); so is an entry that cannot get its buffer while streams
    hold the rest. */
 #define OCC_INSPECT_MEMORY_BUDGET_BYTES ((size_t)160 << 20)
+/* Most functions a baseline may hold (more is OCC_ERR_LIMIT, refused while
+   its frame is checked, before any row is made). A function read costs
+   about 500 bytes in memory (its row, its names, the merge), more than its
+   text in the file, so the limit is on the functions: 150,000 keep occ diff
+   of two such baselines, read at once, under 256 MB. The largest real one
+   measured, libtorch_cuda.so of PyTorch 2.11 read with --functions, makes
+   128,315. */
+#define OCC_INSPECT_MAX_BASELINE_FUNCTIONS 150000
 
 /* What an input holds, decided by its content alone. */
 typedef enum occ_inspect_format {

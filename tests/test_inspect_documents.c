@@ -357,6 +357,62 @@ static void test_damaged_name_one_line(void **state)
     assert_non_null(strstr(err.message, "300 registers per thread"));
 }
 
+/* A baseline holds at most OCC_INSPECT_MAX_BASELINE_FUNCTIONS functions:
+   one more is OCC_ERR_LIMIT, refused while the frame is walked, before any
+   row is made (a baseline of 10^6 functions took 489 MB to summarize and
+   958 MB to diff with itself). The limit itself is read. */
+static char *baseline_of(size_t functions, size_t *size)
+{
+    static const char head[] = "{\"schema\":\"occ.baseline\",\"version\":1,\"functions\":[";
+    static const char one[] = "{\"mangled\":\"k\",\"arch\":\"sm_90\",\"kind\":\"kernel\","
+                              "\"regs\":32,\"smem_bytes\":0,\"stack_bytes\":0}";
+    size_t cap = sizeof head + functions * sizeof one + 4;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    size_t at = 0;
+    memcpy(text, head, sizeof head - 1);
+    at += sizeof head - 1;
+    for (size_t i = 0; i < functions; i++) {
+        if (i > 0) {
+            text[at++] = ',';
+        }
+        memcpy(text + at, one, sizeof one - 1);
+        at += sizeof one - 1;
+    }
+    memcpy(text + at, "]}\n", 3);
+    *size = at + 3;
+    return text;
+}
+
+static void test_baseline_function_limit(void **state)
+{
+    (void)state;
+    occ_inspect_options o = functions_options();
+    size_t size;
+    char *text = baseline_of(OCC_INSPECT_MAX_BASELINE_FUNCTIONS, &size);
+    occ_inspect_input in = {"most.json", text, size};
+    occ_inspect_result *r = read_inputs(&in, 1, &o);
+    occ_inspect_totals t;
+    occ_inspect_totals_get(r, &t);
+    assert_int_equal(t.functions_read, OCC_INSPECT_MAX_BASELINE_FUNCTIONS);
+    occ_inspect_result_free(r);
+    free(text);
+
+    text = baseline_of(OCC_INSPECT_MAX_BASELINE_FUNCTIONS + 1, &size);
+    in = (occ_inspect_input){"over.json", text, size};
+    occ_inspect_error err;
+    r = NULL;
+    assert_int_equal(occ_inspect_read(&in, 1, &o, &r, &err), OCC_ERR_LIMIT);
+    assert_null(r);
+    char want[128];
+    snprintf(want, sizeof want, "baseline: more than %d functions, the most a baseline may hold",
+             OCC_INSPECT_MAX_BASELINE_FUNCTIONS);
+    if (strstr(err.message, want) == NULL || strncmp(err.message, "over.json: offset ", 18) != 0) {
+        fail_msg("'%s' lacks '%s'", err.message, want);
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_inspect_document),
         cmocka_unit_test(test_near_duplicates_stay_apart),
         cmocka_unit_test(test_damaged_name_one_line),
+        cmocka_unit_test(test_baseline_function_limit),
     };
     return cmocka_run_group_tests_name("inspect-documents", tests, NULL, NULL);
 }

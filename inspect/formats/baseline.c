@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "occ_inspect.h"
 
 /* Nesting a skipped value may have: the writer nests 3 deep; more is not a
    baseline, and a bound keeps a hostile file from exhausting the stack. */
@@ -521,11 +522,12 @@ typedef struct split_state {
     insp_region_fn found;
     void *context;
     size_t part_bytes;
+    size_t functions; /* elements met so far */
 } split_state;
 
 /* The "functions" array: each element checked as JSON, the parts reported
    at element boundaries. */
-static bool split_elements(cursor *c, const split_state *s)
+static bool split_elements(cursor *c, split_state *s)
 {
     if (!expect(c, '[', "\"functions\" is not an array")) {
         return false;
@@ -538,6 +540,15 @@ static bool split_elements(cursor *c, const split_state *s)
     for (;;) {
         if (peek(c) != '{') {
             return fail_at(c, c->at, "an element of \"functions\" is not an object");
+        }
+        if (s->functions++ == OCC_INSPECT_MAX_BASELINE_FUNCTIONS) {
+            /* refused before any row is made: the rows of a result, not the
+               text, are what costs memory (include/occ_inspect.h) */
+            return insp_fail_limit(c->err, c->at,
+                                   "baseline: more than %d functions, the most a baseline may "
+                                   "hold (OCC_INSPECT_MAX_BASELINE_FUNCTIONS, which keeps two "
+                                   "of them read at once under 256 MB)",
+                                   OCC_INSPECT_MAX_BASELINE_FUNCTIONS);
         }
         if (!skip_value(c, 1)) {
             return false;
@@ -564,7 +575,7 @@ static bool split_elements(cursor *c, const split_state *s)
 
 /* The function objects' keys are checked where they are read
    (insp_baseline_parse, on several threads), not twice. */
-static bool split_functions(cursor *c, const split_state *s)
+static bool split_functions(cursor *c, split_state *s)
 {
     key_stack *keys = c->keys;
     c->keys = NULL;
@@ -673,7 +684,7 @@ bool insp_baseline_split(const uint8_t *data, size_t size, size_t part_bytes, in
     memset(&keys, 0, sizeof keys);
     cursor c = {data, size, 0, err, &keys};
     parts kept = {NULL, 0, 0, false};
-    split_state s = {keep_part, &kept, part_bytes > 0 ? part_bytes : 1};
+    split_state s = {keep_part, &kept, part_bytes > 0 ? part_bytes : 1, 0};
     long long version = 0;
     bool schema_seen = false;
     bool ok = split_frame(&c, &s, &version, &schema_seen);
