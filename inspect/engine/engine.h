@@ -5,6 +5,8 @@
  *
  *   collect.c    maps the inputs, splits them into tasks, reads them on
  *                several threads with the readers of inspect/formats/
+ *   budget.c     the reading budget the whole process shares: stream
+ *                copies and the pool of large buffers (budget.h)
  *   names.c      one copy of each distinct name, demangled once
  *   occupancy.c  each kernel's occupancy through libocc
  *   limits.c     values beyond an architecture's limits are refused
