@@ -93,9 +93,7 @@ void json_stream_lit(json_stream *s, const char *text)
     json_stream_raw(s, text, strlen(text));
 }
 
-/* Length of the valid UTF-8 sequence at p (RFC 3629: no overlongs, no
-   surrogates, nothing above U+10FFFF), or 0 if there is none. */
-static size_t utf8_sequence(const unsigned char *p, size_t avail)
+size_t json_utf8_sequence(const unsigned char *p, size_t avail)
 {
     unsigned char c = p[0];
     size_t n;
@@ -137,7 +135,7 @@ void json_stream_string(json_stream *s, const char *text, size_t len)
             i++;
             continue;
         }
-        size_t seq = c >= 0x80 ? utf8_sequence(p + i, len - i) : 0;
+        size_t seq = c >= 0x80 ? json_utf8_sequence(p + i, len - i) : 0;
         if (seq > 0) {
             i += seq;
             continue;

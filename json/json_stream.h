@@ -74,4 +74,9 @@ void json_stream_ints(json_stream *s, const int *values, int count);
    newline ends the last line and starts none; NULL or "" is []. */
 void json_stream_lines(json_stream *s, const char *text);
 
+/* Length of the valid UTF-8 sequence at p (RFC 3629: no overlongs, no
+   surrogates, nothing above U+10FFFF), or 0 if there is none: the strings
+   json_stream_string keeps as they are, and the ones a reader may accept. */
+size_t json_utf8_sequence(const unsigned char *p, size_t avail);
+
 #endif /* OCC_JSON_STREAM_H */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "json_stream.h"
 #include "occ_inspect.h"
 
 /* Nesting a skipped value may have: the writer nests 3 deep; more is not a
@@ -251,39 +252,6 @@ static bool read_escape(cursor *c, uint8_t *out, size_t *len)
     return true;
 }
 
-/* Length of the valid UTF-8 sequence at p (RFC 3629: no overlong forms,
-   no surrogates, nothing above U+10FFFF), or 0 where there is none: the
-   strings json_stream writes keep exactly these as they are. */
-static size_t utf8_sequence(const uint8_t *p, size_t avail)
-{
-    uint8_t b = p[0];
-    size_t n;
-    uint8_t min_second = 0x80;
-    uint8_t max_second = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-        n = 2;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-        n = 3;
-        min_second = b == 0xE0 ? 0xA0 : 0x80;
-        max_second = b == 0xED ? 0x9F : 0xBF;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        n = 4;
-        min_second = b == 0xF0 ? 0x90 : 0x80;
-        max_second = b == 0xF4 ? 0x8F : 0xBF;
-    } else {
-        return 0;
-    }
-    if (avail < n || p[1] < min_second || p[1] > max_second) {
-        return 0;
-    }
-    for (size_t i = 2; i < n; i++) {
-        if (p[i] < 0x80 || p[i] > 0xBF) {
-            return 0;
-        }
-    }
-    return n;
-}
-
 /*
  * A string at c->at (its opening quote). Without escapes *text points into
  * the document; with them it is decoded into *buffer (grown as needed; free
@@ -315,7 +283,7 @@ static bool read_string(cursor *c, const char **text, size_t *len, uint8_t **buf
             continue;
         }
         if (b >= 0x80) {
-            size_t n = utf8_sequence(c->data + end, c->size - end);
+            size_t n = json_utf8_sequence(c->data + end, c->size - end);
             if (n == 0) {
                 return insp_fail(c->err, end,
                                  "baseline: byte 0x%02x in a string is not UTF-8, which "
