@@ -1,6 +1,7 @@
 /*
  * spill.cu - the course's launch-bounds experiment kernel (lab/spill.cu's
- * spill_kernel, seed 000 in docs/sources.md) without __launch_bounds__: here
+ * spill_kernel: the launch-bounds comparison of "Occupancy is not the goal",
+ * docs/sources.md) without __launch_bounds__: here
  * the register cap does the bounding. A thread keeps 64 floats live through
  * 8 rounds of FMAs that need them all: 77 registers unconstrained (ptxas
  * 13.0, sm_90), and caps of 72 and below spill to local memory, so
