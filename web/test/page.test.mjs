@@ -136,9 +136,12 @@ test('it works from a plain static server, asking it only for its own files', as
 // The page times each repaint from the input event to laid-out DOM and drawn
 // charts (performance.now() in app.js). Changes are made in the page, each in
 // a task of its own as a person's would be, to time the page rather than the
-// test's round trips. Each change is made five times and its best time
-// kept: on a shared two-core machine a single time can include another
-// process's turn on the CPU, which is not the page's cost.
+// test's round trips. The sequence of 320 changes is played five times and
+// each change keeps its best time. The five tries of one change lie a whole
+// pass apart: on a shared two-core machine a slow spell (another process's
+// turn on the CPU, a JIT compile, a collection) can cover five tries in a row,
+// as it once did in CI (one change at 16 ms five times running, with the
+// median change at 3 ms), and that is not the page's cost.
 test('every control change repaints within one frame (16 ms)', async () => {
     const page = await openPage(browser);
     const times = await page.evaluate(async () => {
@@ -149,24 +152,25 @@ test('every control change repaints within one frame (16 ms)', async () => {
         };
         const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
         const gpus = Array.from(document.querySelectorAll('[data-testid="gpu"] option'), (o) => o.value);
-        const best = [];
-        const all = [];
+        const sequence = [];
         for (let i = 0; i < 40; i++) {
-            const changes = [['gpu', gpus[(i * 7) % gpus.length]], ['threads-slider', 32 + (i * 97) % 993],
-                             ['regs-slider', (i * 37) % 256], ['smem', (i * 1531) % 49152],
-                             ['dyn-smem-slider', (i * 4099) % 65536], ['carveout', (i * 13) % 102 - 1],
-                             ['barriers-slider', i % 17], ['cluster-slider', 1 + (i * 5) % 16]];
-            for (const [id, value] of changes) {
-                const tries = [];
-                for (let t = 0; t < 5; t++) {
-                    fire(id, value);
-                    await nextTask();
-                    tries.push(window.occWeb.renderTimes.at(-1));
-                }
-                best.push({ id, value, ms: Math.min(...tries) });
-                all.push(...tries);
+            sequence.push(['gpu', gpus[(i * 7) % gpus.length]], ['threads-slider', 32 + (i * 97) % 993],
+                          ['regs-slider', (i * 37) % 256], ['smem', (i * 1531) % 49152],
+                          ['dyn-smem-slider', (i * 4099) % 65536], ['carveout', (i * 13) % 102 - 1],
+                          ['barriers-slider', i % 17], ['cluster-slider', 1 + (i * 5) % 16]);
+        }
+        const tries = sequence.map(() => []);
+        const all = [];
+        for (let pass = 0; pass < 5; pass++) {
+            for (let k = 0; k < sequence.length; k++) {
+                fire(...sequence[k]);
+                await nextTask();
+                const ms = window.occWeb.renderTimes.at(-1);
+                tries[k].push(ms);
+                all.push(ms);
             }
         }
+        const best = sequence.map(([id, value], k) => ({ id, value, ms: Math.min(...tries[k]), tries: tries[k] }));
         return { best, all };
     });
     assert.equal(times.best.length, 320);
