@@ -20,13 +20,21 @@ mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.c' 
 case "$mode" in
     fix) "$tool" -i "${files[@]}" ;;
     check)
-        bad=0
-        for f in "${files[@]}"; do
-            if ! "$tool" --dry-run --Werror "$f" >/dev/null 2>&1; then
-                echo "format: $f differs from .clang-format (make format fixes it)" >&2
-                bad=1
-            fi
-        done
-        exit $bad ;;
+        # clang-format over batches of files, as many at once as there are
+        # cores (one process per file took 31 s on 2 cores; one per batch
+        # takes a few). It names each unformatted file in its warnings.
+        jobs=$(nproc 2>/dev/null || echo 2)
+        out=$(printf '%s\0' "${files[@]}" |
+            xargs -0 -P "$jobs" -n 64 "$tool" --dry-run --Werror 2>&1 >/dev/null) && rc=0 || rc=$?
+        bad=$(grep -E '^[^:]+:[0-9]+:[0-9]+: error: code should be clang-formatted' <<< "$out" |
+            sed -E 's/:[0-9]+:[0-9]+: error: .*$//' | sort -u || true)
+        while read -r f; do
+            [ -z "$f" ] || echo "format: $f differs from .clang-format (make format fixes it)" >&2
+        done <<< "$bad"
+        if [ "$rc" != 0 ] && [ -z "$bad" ]; then
+            # clang-format failed for another reason: show what it said
+            echo "format: $tool failed: $(head -5 <<< "$out")" >&2
+        fi
+        [ "$rc" = 0 ] ;;
     *) echo "usage: scripts/format.sh check|fix" >&2; exit 2 ;;
 esac
