@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "value_parse.h"
 #include "cli.h"
 #include "options.h"
 #include "output.h"
@@ -69,19 +70,14 @@ static const command *find_command(const char *name)
 
 static int unknown_command(const char *name, const cli_io *io)
 {
-    const command *near = NULL;
-    int best = 3;
+    value_nearest nearest = value_nearest_start(name);
     for (int i = 0; i < COMMAND_COUNT; i++) {
-        int d = cli_edit_distance(name, commands[i].spec->help->name);
-        if (d < best) {
-            best = d;
-            near = &commands[i];
-        }
+        value_nearest_offer(&nearest, commands[i].spec->help->name);
     }
     cli_error err;
-    if (near != NULL) {
+    if (nearest.word != NULL) {
         cli_error_set(&err, EXIT_USAGE, "'%.80s' is not a command; did you mean '%s'?", name,
-                      near->spec->help->name);
+                      nearest.word);
     } else {
         cli_error_set(&err, EXIT_USAGE,
                       "'%.80s' is not a command; commands are calc, explain, sweep, suggest, "

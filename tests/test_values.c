@@ -403,7 +403,28 @@ static void why_fits_test(void **state)
                              "is below the minimum, 1");
 }
 
+/* value_nearest: the typo's nearest word, a word cut short, nothing near. */
+static void nearest_test(void **state)
+{
+    (void)state;
+    static const char *const words[] = {"threads", "regs", "smem", "dyn-smem", "dyn-smem-max"};
+    assert_string_equal(value_nearest_word("thread", words, 5), "threads");
+    assert_string_equal(value_nearest_word("rges", words, 5), "regs");
+    assert_string_equal(value_nearest_word("dyn", words, 5), "dyn-smem"); /* first offered */
+    assert_string_equal(value_nearest_word("dyn-smem-m", words, 5), "dyn-smem-max");
+    assert_null(value_nearest_word("zzzzzzzz", words, 5));
+    assert_null(value_nearest_word("sm", words, 0));
+    assert_null(value_nearest_word("dy", words + 3, 2)); /* two bytes: not a word cut short */
+    value_nearest nearest = value_nearest_start("smme");
+    for (int i = 0; i < 5; i++) {
+        value_nearest_offer(&nearest, words[i]);
+    }
+    assert_string_equal(nearest.word, "smem");
+    assert_int_equal(nearest.distance, 2);
+}
+
 static const struct CMUnitTest misc_tests[] = {
+    {"nearest-1", nearest_test, NULL, NULL, NULL},
     {"null-why-1", null_why_test, NULL, NULL, NULL},
     {"why-fits-1", why_fits_test, NULL, NULL, NULL},
 };

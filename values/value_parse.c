@@ -232,6 +232,33 @@ bool value_parse_block(const char *text, int dims[3], char *why)
     return true;
 }
 
+value_nearest value_nearest_start(const char *typed)
+{
+    return (value_nearest){.typed = typed, .word = NULL, .distance = 3 /* two edits at most */};
+}
+
+void value_nearest_offer(value_nearest *nearest, const char *known)
+{
+    size_t len = strlen(nearest->typed);
+    int d = value_edit_distance(nearest->typed, known);
+    if (len >= 3 && strlen(known) > len && strncmp(known, nearest->typed, len) == 0 && d > 1) {
+        d = 1; /* "dyn" for "dyn-smem": a word cut short */
+    }
+    if (d < nearest->distance) {
+        nearest->word = known;
+        nearest->distance = d;
+    }
+}
+
+const char *value_nearest_word(const char *typed, const char *const *words, int count)
+{
+    value_nearest nearest = value_nearest_start(typed);
+    for (int i = 0; i < count; i++) {
+        value_nearest_offer(&nearest, words[i]);
+    }
+    return nearest.word;
+}
+
 int value_edit_distance(const char *a, const char *b)
 {
     enum { MAX = 64 };

@@ -93,4 +93,21 @@ bool value_parse_block(const char *text, int dims[3], char *why);
    the nearest word at most two edits away. */
 int value_edit_distance(const char *a, const char *b);
 
+/* The nearest of a set of known words to a typed one, for "did you mean":
+   start with the typed word, offer each known word in turn, then `word` is
+   the nearest within two edits, or a longer word the typed one (3 bytes or
+   more) begins ("dyn-smem" for "dyn"), or NULL if none is near enough to be
+   a typo. Ties go to the word offered first. */
+typedef struct value_nearest {
+    const char *typed;
+    const char *word;
+    int distance;
+} value_nearest;
+
+value_nearest value_nearest_start(const char *typed);
+void value_nearest_offer(value_nearest *nearest, const char *known);
+
+/* value_nearest over an array of words. */
+const char *value_nearest_word(const char *typed, const char *const *words, int count);
+
 #endif /* OCC_VALUE_PARSE_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "value_parse.h"
 #include "calc_output.h"
 #include "csv.h"
 #include "file_read.h"
@@ -231,7 +232,7 @@ static bool parse_header(batch_state *s, const char *name, const cli_io *io, cli
         if (c == COL_KNOWN) {
             /* other columns pass through as documented; only a near miss of
                an input column's name is news (a misspelt input) */
-            const char *near = cli_closest_word(csv_field(r, i), column_names, COL_KNOWN);
+            const char *near = value_nearest_word(csv_field(r, i), column_names, COL_KNOWN);
             char shown[128];
             if (near != NULL) {
                 fprintf(io->err,

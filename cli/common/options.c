@@ -7,11 +7,6 @@
 #include "options.h"
 #include "value_parse.h"
 
-int cli_edit_distance(const char *a, const char *b)
-{
-    return value_edit_distance(a, b);
-}
-
 static const cli_option *find(const cli_option_table *tables, int table_count, const char *name,
                               size_t len)
 {
@@ -28,47 +23,20 @@ static const cli_option *find(const cli_option_table *tables, int table_count, c
     return NULL;
 }
 
-const char *cli_closest_word(const char *typed, const char *const *words, int count)
-{
-    size_t len = strlen(typed);
-    const char *best = NULL;
-    int best_distance = 3; /* at most two edits away */
-    for (int i = 0; i < count; i++) {
-        int d = cli_edit_distance(typed, words[i]);
-        if (len >= 3 && strncmp(words[i], typed, len) == 0) {
-            d = 1;
-        }
-        if (d < best_distance) {
-            best = words[i];
-            best_distance = d;
-        }
-    }
-    return best;
-}
-
 /* The known option nearest an unknown one, if near enough to be a typo. */
 static const char *closest(const cli_option_table *tables, int table_count, const char *name,
                            size_t len)
 {
     char typed[64];
     snprintf(typed, sizeof typed, "%.*s", (int)(len < 63 ? len : 63), name);
-    const char *best = NULL;
-    int best_distance = 3; /* at most two edits away */
+    value_nearest nearest = value_nearest_start(typed);
     for (int t = 0; t < table_count; t++) {
         for (int o = 0; o < tables[t].count; o++) {
-            const char *known = tables[t].options[o].name;
-            int d = cli_edit_distance(typed, known);
             /* a prefix of a longer option ("--dyn" for "--dyn-smem") counts as near */
-            if (len >= 3 && strncmp(known, typed, len) == 0) {
-                d = 1;
-            }
-            if (d < best_distance) {
-                best = known;
-                best_distance = d;
-            }
+            value_nearest_offer(&nearest, tables[t].options[o].name);
         }
     }
-    return best;
+    return nearest.word;
 }
 
 bool cli_parse_options(int argc, char **argv, const cli_option_table *tables, int table_count,

@@ -75,12 +75,4 @@ extern const char cli_tagline[];
 int cli_command_count(void);
 const cli_command_spec *cli_command_spec_at(int index); /* NULL out of range */
 
-/* Levenshtein distance between two short words (at most 63 bytes compared):
-   value_edit_distance (values/value_parse.h), under the CLI's name. */
-int cli_edit_distance(const char *a, const char *b);
-
-/* The word of `words` nearest `typed` if near enough to be its typo (at most
-   two edits, or `typed` a prefix of it of 3 letters or more), else NULL. */
-const char *cli_closest_word(const char *typed, const char *const *words, int count);
-
 #endif /* OCC_CLI_OPTIONS_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "value_parse.h"
 #include "lab_child.h"
 #include "lab_clusters.h"
 #include "lab_output.h"
@@ -107,19 +108,13 @@ static bool on_experiment(lab_args *a, const char *name, cli_error *err)
                              "already; 'all' runs every one)",
                              name, a->experiment);
     }
-    const char *near = NULL;
-    int best = 3; /* at most two edits away: a typo */
     for (int i = 0; i < EXPERIMENT_COUNT; i++) {
         if (strcmp(name, experiments[i]) == 0) {
             a->experiment = experiments[i];
             return true;
         }
-        int d = cli_edit_distance(name, experiments[i]);
-        if (d < best) {
-            best = d;
-            near = experiments[i];
-        }
     }
+    const char *near = value_nearest_word(name, experiments, EXPERIMENT_COUNT);
     if (near != NULL) {
         return cli_error_set(err, EXIT_USAGE, "'%.80s' is not an experiment; did you mean '%s'?",
                              name, near);

@@ -74,16 +74,11 @@ int insp_diff_find_item(const char *name, size_t len)
 
 const char *insp_diff_near_item(const char *word)
 {
-    int best = 3;
-    const char *near = NULL;
+    value_nearest nearest = value_nearest_start(word);
     for (int i = 0; i < OCC_DIFF_GATE_ITEM_COUNT; i++) {
-        int d = value_edit_distance(word, items[i].name);
-        if (d < best) {
-            best = d;
-            near = items[i].name;
-        }
+        value_nearest_offer(&nearest, items[i].name);
     }
-    return near;
+    return nearest.word;
 }
 
 static occ_status unknown_item(const char *name, size_t len, occ_inspect_error *err)
