@@ -60,7 +60,7 @@ test-asan:
 fuzz:
 	CC=clang-14 cmake -S . -B $(BUILD_FUZZ) -DOCC_FUZZ=ON -DOCC_TESTS=OFF -DOCC_BENCH=OFF \
 	    $(CMAKE_FLAGS) >/dev/null
-	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	cmake --build $(BUILD_FUZZ) --target fuzzers -j $(JOBS)
 	fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(JOBS)
 
 # The occupancy page, libocc in WebAssembly: build/web/ (docs/web.md).

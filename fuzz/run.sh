@@ -6,7 +6,7 @@
 #        targets at once, default 1: each target is one process on one core, so JOBS
 #        up to the cores shortens the wall time and leaves each target its seconds)
 # The build comes from: CC=clang-14 cmake -S . -B build-fuzz -DOCC_FUZZ=ON -DOCC_TESTS=OFF \
-#                       -DOCC_BENCH=OFF && cmake --build build-fuzz
+#                       -DOCC_BENCH=OFF && cmake --build build-fuzz --target fuzzers
 #
 # New interesting inputs go to a scratch directory, so the checked-in seeds stay small.
 # A crash leaves its reproducer in BUILD_DIR/fuzz-artifacts/<target>/. Keeping it is a
