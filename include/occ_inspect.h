@@ -272,7 +272,9 @@ enum {
 /* Why reading failed: the input (index, -1 for none), where in it (byte
    offset, -1 for none), the status, and one line. When `input` is not -1
    the line starts with that input's name and ": " ("k.cubin: offset 8:
-   ..."), so it can be printed as it is. */
+   ..."), so it can be printed as it is. A line longer than the buffer
+   keeps its start and its end (which says what is wrong), with "[...]"
+   for the middle left out. */
 #define OCC_INSPECT_ERROR_MESSAGE_BYTES 512
 typedef struct occ_inspect_error {
     occ_status status; /* OCC_ERR_IO, OCC_ERR_BAD_FORMAT, OCC_ERR_LIMIT,

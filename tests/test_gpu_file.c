@@ -183,6 +183,20 @@ static void files_that_cannot_be_read(void **state)
     assert_int_equal(occ_inspect_gpu_from_json(text, big, "large.json", &d, &err), OCC_ERR_LIMIT);
     assert_string_equal(err.message, "large.json: larger than the limit of 1048576 bytes");
     free(text);
+    /* a path longer than the message keeps the reason at its end */
+    char deep[1200];
+    int n = snprintf(deep, sizeof deep, "%s/", dir);
+    for (int level = 0; level < 5; level++) { /* 5 names of 200 bytes: a name is at most 255 */
+        memset(deep + n, 'd', 199);
+        deep[n + 199] = '/';
+        n += 200;
+    }
+    snprintf(deep + n - 1, sizeof deep - (size_t)n + 1, "/gpu.json");
+    assert_int_equal(occ_inspect_gpu_file(deep, &d, &err), OCC_ERR_IO);
+    assert_int_equal(strncmp(err.message, dir, strlen(dir)), 0);
+    const char *end = "/gpu.json: cannot open: No such file or directory";
+    assert_true(strlen(err.message) > strlen(end));
+    assert_string_equal(err.message + strlen(err.message) - strlen(end), end);
 }
 
 static void null_arguments(void **state)

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "message_fit.h"
 #include "value_parse.h"
 
 /* Written into out-parameters before a call, to see whether a refusal
@@ -423,7 +424,52 @@ static void nearest_test(void **state)
     assert_int_equal(nearest.distance, 2);
 }
 
+/* message_fit: a message that fits is vsnprintf's; a longer one keeps its
+   start and its end, never splits a UTF-8 sequence, and fills the buffer. */
+static void message_fit_test(void **state)
+{
+    (void)state;
+    char out[64];
+    message_fit(out, sizeof out, "%s: %d", "short", 7);
+    assert_string_equal(out, "short: 7");
+    char path[601];
+    memset(path, 'p', 600);
+    path[0] = '/';
+    path[600] = '\0';
+    char line[128];
+    message_fit(line, sizeof line, "%s: cannot open: %s", path, "No such file or directory");
+    assert_int_equal(strlen(line), sizeof line - 1);
+    assert_true(line[0] == '/');
+    assert_non_null(strstr(line, MESSAGE_FIT_ELISION));
+    const char *end = "cannot open: No such file or directory";
+    assert_string_equal(line + strlen(line) - strlen(end), end);
+    /* "é" is two bytes: no cut leaves half of one */
+    char accents[401] = "";
+    for (int i = 0; i < 200; i++) {
+        strcat(accents, "\xc3\xa9");
+    }
+    for (size_t size = 16; size <= sizeof out; size++) {
+        message_fit(out, size, "x%s", accents);
+        size_t len = strlen(out);
+        assert_true(len <= size - 1 && len >= size - 3);
+        const char *mark = strstr(out, MESSAGE_FIT_ELISION);
+        assert_non_null(mark);
+        size_t head = (size_t)(mark - out);
+        assert_true(head % 2 == 1); /* "x" and whole sequences */
+        assert_true((len - head - strlen(MESSAGE_FIT_ELISION)) % 2 == 0);
+    }
+    /* exactly full: no elision */
+    char fits[64];
+    memset(fits, 'a', 63);
+    fits[63] = '\0';
+    message_fit(out, sizeof out, "%s", fits);
+    assert_string_equal(out, fits);
+    message_fit(out, 63, "%s", fits);
+    assert_non_null(strstr(out, MESSAGE_FIT_ELISION));
+}
+
 static const struct CMUnitTest misc_tests[] = {
+    {"message-fit-1", message_fit_test, NULL, NULL, NULL},
     {"nearest-1", nearest_test, NULL, NULL, NULL},
     {"null-why-1", null_why_test, NULL, NULL, NULL},
     {"why-fits-1", why_fits_test, NULL, NULL, NULL},

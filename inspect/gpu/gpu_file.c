@@ -19,20 +19,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inspect_error.h"
 #include "occ_inspect.h"
 
 __attribute__((format(printf, 3, 4))) static bool
 gpu_file_fail(occ_inspect_error *err, occ_status status, const char *format, ...)
 {
-    if (err != NULL) {
-        err->status = status;
-        err->input = -1;
-        err->offset = -1;
-        va_list args;
-        va_start(args, format);
-        vsnprintf(err->message, sizeof err->message, format, args);
-        va_end(args);
-    }
+    va_list args;
+    va_start(args, format);
+    insp_error_vset(err, status, -1, -1, format, args);
+    va_end(args);
     return false;
 }
 

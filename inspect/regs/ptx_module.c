@@ -15,19 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inspect_error.h"
 #include "regs_internal.h"
 
 occ_status regs_fail(occ_inspect_error *err, occ_status status, const char *format, ...)
 {
-    if (err != NULL) {
-        err->status = status;
-        err->input = -1;
-        err->offset = -1;
-        va_list ap;
-        va_start(ap, format);
-        vsnprintf(err->message, sizeof err->message, format, ap);
-        va_end(ap);
-    }
+    va_list args;
+    va_start(args, format);
+    insp_error_vset(err, status, -1, -1, format, args);
+    va_end(args);
     return status;
 }
 

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inspect_error.h"
 #include "setmaxnreg_ptx.h"
 
 #define SMR_MAX_WARPS 32    /* 1,024 threads per block / 32 */
@@ -46,15 +47,10 @@
 occ_status smr_fail(occ_inspect_error *err, occ_status status, long long offset, const char *format,
                     ...)
 {
-    if (err != NULL) {
-        err->status = status;
-        err->input = -1;
-        err->offset = offset;
-        va_list ap;
-        va_start(ap, format);
-        vsnprintf(err->message, sizeof err->message, format, ap);
-        va_end(ap);
-    }
+    va_list args;
+    va_start(args, format);
+    insp_error_vset(err, status, -1, offset, format, args);
+    va_end(args);
     return status;
 }
 
