@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "lab_format.h"
 #include "occ_lab.h"
 
 typedef void (*lab_experiment_fn)(const lab_gpu *gpu, const lab_options *opt);
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
     lab_gpu_open(&gpu);
     lab_record r;
     lab_record_begin(&r, "lab");
-    lab_record_int(&r, "format", 1);
+    lab_record_int(&r, "format", LAB_RECORDS_FORMAT);
     lab_record_str(&r, "occ_version", occ_version());
     lab_record_bool(&r, "quick", opt.quick);
     lab_record_end(&r);

@@ -1,34 +1,22 @@
 /*
- * lab_regs_records.c - reads occ-regs-bench's records (lab_regs_records.h):
+ * lab_regs_data_read.c - reads occ-regs-bench's records (lab_regs_data.h):
  * regs_header, regs_time, regs_error and regs_same; regs_done and unknown
  * kinds are skipped. Every field is checked for its type and range, so the
  * analysis never meets a value the runner cannot write; a failed check is
  * one line naming the file, the line, the field and the limit.
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
-#include "lab_lines.h"
-#include "lab_regs_records.h"
+#include "lab_regs_data.h"
+#include "record_reader.h"
 
 /* Per thread and per SM: far above any GPU's, so that a typo is caught. */
 #define MAX_BLOCKS_PER_SM 2048
 #define MAX_LOCAL_BYTES (1 << 24)
 #define MAX_DYN_SMEM_BYTES (1 << 24)
-
-typedef struct reader {
-    json_t *obj;
-    const char *kind;
-    const char *name; /* the input, for messages */
-    long line;
-    int file;
-    cli_error *err;
-    bool ok;
-} reader;
 
 /* One record's key for the check of duplicates at the end of a file. */
 typedef struct seen {
@@ -36,57 +24,36 @@ typedef struct seen {
     long line;
 } seen;
 
-static void fail(reader *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
-static void fail(reader *r, const char *format, ...)
-{
-    if (!r->ok) {
-        return;
-    }
-    r->ok = false;
-    char text[768];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    cli_error_set(r->err, EXIT_DATA, "%s: line %ld: %s", r->name, r->line, text);
-}
-
-/* A field that may be absent or null (NULL then). */
-static json_t *optional(reader *r, const char *key)
-{
-    json_t *v = json_object_get(r->obj, key);
-    return v == NULL || json_is_null(v) ? NULL : v;
-}
-
 /* A whole number in [lo, hi], or `absent` when the field is absent or null. */
-static long long whole(reader *r, const char *key, long long lo, long long hi, long long absent)
+static long long whole(lab_reader *r, const char *key, long long lo, long long hi, long long absent)
 {
-    json_t *v = optional(r, key);
+    json_t *v = lab_reader_optional(r, key);
     if (v == NULL || !r->ok) {
         return absent;
     }
     if (!json_is_integer(v)) {
-        fail(r, "%s field '%s' is not a whole number", r->kind, key);
+        lab_reader_fail(r, "%s field '%s' is not a whole number", r->kind, key);
         return absent;
     }
     long long x = json_integer_value(v);
     if (x < lo || x > hi) {
-        fail(r, "%s field '%s' is %lld; it must be from %lld to %lld", r->kind, key, x, lo, hi);
+        lab_reader_fail(r, "%s field '%s' is %lld; it must be from %lld to %lld", r->kind, key, x,
+                        lo, hi);
         return absent;
     }
     return x;
 }
 
 /* A number (whole or not), or `absent`; *has says whether it was there. */
-static double number(reader *r, const char *key, bool *has)
+static double number(lab_reader *r, const char *key, bool *has)
 {
-    json_t *v = optional(r, key);
+    json_t *v = lab_reader_optional(r, key);
     *has = false;
     if (v == NULL || !r->ok) {
         return 0.0;
     }
     if (!json_is_number(v)) {
-        fail(r, "%s field '%s' is not a number", r->kind, key);
+        lab_reader_fail(r, "%s field '%s' is not a number", r->kind, key);
         return 0.0;
     }
     *has = true;
@@ -94,35 +61,34 @@ static double number(reader *r, const char *key, bool *has)
 }
 
 /* A time in ms: absent (0) or above 0. */
-static double time_ms(reader *r, const char *key)
+static double time_ms(lab_reader *r, const char *key)
 {
     bool has;
     double v = number(r, key, &has);
-    if (has && !(v > 0.0)) {
-        fail(r, "%s field '%s' is %.17g; a measured time must be above 0", r->kind, key, v);
+    if (has && !lab_reader_time_ok(r, key, v)) {
         return 0.0;
     }
     return v;
 }
 
 /* A count: absent (0) or at or above 0. */
-static double amount(reader *r, const char *key, bool *has)
+static double amount(lab_reader *r, const char *key, bool *has)
 {
     double v = number(r, key, has);
     if (*has && !(v >= 0.0)) {
-        fail(r, "%s field '%s' is %.17g; it must be at or above 0", r->kind, key, v);
+        lab_reader_fail(r, "%s field '%s' is %.17g; it must be at or above 0", r->kind, key, v);
     }
     return v;
 }
 
-static bool flag(reader *r, const char *key, bool absent)
+static bool flag(lab_reader *r, const char *key, bool absent)
 {
-    json_t *v = optional(r, key);
+    json_t *v = lab_reader_optional(r, key);
     if (v == NULL || !r->ok) {
         return absent;
     }
     if (!json_is_boolean(v)) {
-        fail(r, "%s field '%s' is not true or false", r->kind, key);
+        lab_reader_fail(r, "%s field '%s' is not true or false", r->kind, key);
         return absent;
     }
     return json_is_true(v);
@@ -130,34 +96,31 @@ static bool flag(reader *r, const char *key, bool absent)
 
 /* A string without control characters, of 1..cap-1 bytes when `required`;
    "" when absent. */
-static const char *text(reader *r, const char *key, size_t cap, bool required)
+static const char *text(lab_reader *r, const char *key, size_t cap, bool required)
 {
     json_t *v = json_object_get(r->obj, key);
     if (v == NULL || json_is_null(v)) {
         if (required) {
-            fail(r, "%s record has no field '%s'", r->kind, key);
+            lab_reader_fail(r, "%s record has no field '%s'", r->kind, key);
         }
         return "";
     }
     if (!json_is_string(v)) {
-        fail(r, "%s field '%s' is not a string", r->kind, key);
+        lab_reader_fail(r, "%s field '%s' is not a string", r->kind, key);
         return "";
     }
     const char *s = json_string_value(v);
     size_t n = json_string_length(v);
     if (strlen(s) != n) {
-        fail(r, "%s field '%s' holds a NUL character", r->kind, key);
+        lab_reader_fail(r, "%s field '%s' holds a NUL character", r->kind, key);
         return "";
     }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) {
-            fail(r, "%s field '%s' holds the control character 0x%02x", r->kind, key, c);
-            return "";
-        }
+    if (!lab_reader_no_control(r, key, s, n)) {
+        return "";
     }
     if (n >= cap || (required && n == 0)) {
-        fail(r, "%s field '%s' is %zu bytes long; it must be 1 to %zu", r->kind, key, n, cap - 1);
+        lab_reader_fail(r, "%s field '%s' is %zu bytes long; it must be 1 to %zu", r->kind, key, n,
+                        cap - 1);
         return "";
     }
     return s;
@@ -169,23 +132,23 @@ static void copy_text(char *out, size_t cap, const char *s)
 }
 
 /* A name that becomes part of a path (DIR/NAME.ptx, DIR/CUBIN): no '/'. */
-static const char *file_part(reader *r, const char *key, size_t cap, bool required)
+static const char *file_part(lab_reader *r, const char *key, size_t cap, bool required)
 {
     const char *s = text(r, key, cap, required);
     if (r->ok && (strchr(s, '/') != NULL || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)) {
-        fail(r, "%s field '%s' is '%s'; it must be a name without '/'", r->kind, key, s);
+        lab_reader_fail(r, "%s field '%s' is '%s'; it must be a name without '/'", r->kind, key, s);
         return "";
     }
     return s;
 }
 
 /* A register cap: null (no cap) or 1..255. */
-static int cap_field(reader *r, const char *key, bool required)
+static int cap_field(lab_reader *r, const char *key, bool required)
 {
     json_t *v = json_object_get(r->obj, key);
     if (v == NULL) {
         if (required) {
-            fail(r, "%s record has no field '%s'", r->kind, key);
+            lab_reader_fail(r, "%s record has no field '%s'", r->kind, key);
         }
         return LAB_REGS_NO_CAP;
     }
@@ -198,15 +161,16 @@ static int cap_field(reader *r, const char *key, bool required)
         if (json_is_integer(v)) {
             snprintf(shown, sizeof shown, "%lld", (long long)json_integer_value(v));
         }
-        fail(r, "%s field '%s' is %s; it must be null (no cap) or a whole number from 1 to %d",
-             r->kind, key, shown, LAB_REGS_MAX_CAP);
+        lab_reader_fail(
+            r, "%s field '%s' is %s; it must be null (no cap) or a whole number from 1 to %d",
+            r->kind, key, shown, LAB_REGS_MAX_CAP);
         return LAB_REGS_NO_CAP;
     }
     return (int)json_integer_value(v);
 }
 
 /* 16 hex digits; 0 (unknown) when absent. */
-static uint64_t hash_field(reader *r)
+static uint64_t hash_field(lab_reader *r)
 {
     const char *s = text(r, "code_hash", 64, false);
     if (!r->ok || s[0] == '\0') {
@@ -227,7 +191,7 @@ static uint64_t hash_field(reader *r)
         h = h << 4 | (uint64_t)d;
     }
     if (n != 16) {
-        fail(r, "%s field 'code_hash' is '%s'; it must be 16 hex digits", r->kind, s);
+        lab_reader_fail(r, "%s field 'code_hash' is '%s'; it must be 16 hex digits", r->kind, s);
         return 0;
     }
     return h;
@@ -249,7 +213,7 @@ static int number_before(const char *message, const char *words)
     return -1;
 }
 
-static void read_header(reader *r, lab_regs_data *d)
+static void read_header(lab_reader *r, lab_regs_data *d)
 {
     lab_regs_header h;
     memset(&h, 0, sizeof h);
@@ -263,7 +227,7 @@ static void read_header(reader *r, lab_regs_data *d)
     h.warmups = whole(r, "warmups", 0, big, -1);
     h.runs = whole(r, "runs", 0, big, -1);
     h.rounds = whole(r, "rounds", 1, LAB_REGS_MAX_ROUND, -1);
-    json_t *distinct = optional(r, "distinct");
+    json_t *distinct = lab_reader_optional(r, "distinct");
     h.distinct = distinct == NULL ? -1 : flag(r, "distinct", false);
     if (!r->ok) {
         return;
@@ -273,8 +237,8 @@ static void read_header(reader *r, lab_regs_data *d)
     if (d->header.present && d->header.file != r->file) {
         if (d->header.device[0] != '\0' && h.device[0] != '\0' &&
             strcmp(d->header.device, h.device) != 0) {
-            fail(r, "records of another GPU: '%s', where the first file's are of '%s'", h.device,
-                 d->header.device);
+            lab_reader_fail(r, "records of another GPU: '%s', where the first file's are of '%s'",
+                            h.device, d->header.device);
         }
         return;
     }
@@ -282,21 +246,21 @@ static void read_header(reader *r, lab_regs_data *d)
     d->header = h;
 }
 
-static lab_regs_kernel_data *kernel_for(reader *r, lab_regs_data *d, const char *name)
+static lab_regs_kernel_data *kernel_for(lab_reader *r, lab_regs_data *d, const char *name)
 {
     lab_regs_kernel_data *k = lab_regs_kernel_find(d, name);
     if (k != NULL) {
         return k;
     }
     if (d->kernel_count >= LAB_REGS_MAX_KERNELS) {
-        fail(r, "more than %d kernels", LAB_REGS_MAX_KERNELS);
+        lab_reader_fail(r, "more than %d kernels", LAB_REGS_MAX_KERNELS);
         return NULL;
     }
     if (d->kernel_count == d->kernels_allocated) {
         int n = d->kernels_allocated > 0 ? 2 * d->kernels_allocated : 32;
         lab_regs_kernel_data *more = realloc(d->kernels, (size_t)n * sizeof *more);
         if (more == NULL) {
-            fail(r, "out of memory");
+            lab_reader_fail(r, "out of memory");
             return NULL;
         }
         d->kernels = more;
@@ -308,11 +272,11 @@ static lab_regs_kernel_data *kernel_for(reader *r, lab_regs_data *d, const char 
     return k;
 }
 
-static lab_regs_record *add_record(reader *r, lab_regs_data *d, lab_regs_kernel_data *k,
+static lab_regs_record *add_record(lab_reader *r, lab_regs_data *d, lab_regs_kernel_data *k,
                                    lab_regs_meta **meta)
 {
     if (d->record_count >= LAB_REGS_MAX_RECORDS) {
-        fail(r, "more than %d records", LAB_REGS_MAX_RECORDS);
+        lab_reader_fail(r, "more than %d records", LAB_REGS_MAX_RECORDS);
         return NULL;
     }
     if (k->count == k->allocated) {
@@ -323,7 +287,7 @@ static lab_regs_record *add_record(reader *r, lab_regs_data *d, lab_regs_kernel_
         }
         lab_regs_meta *m = records != NULL ? realloc(k->meta, (size_t)n * sizeof *m) : NULL;
         if (m == NULL) {
-            fail(r, "out of memory");
+            lab_reader_fail(r, "out of memory");
             return NULL;
         }
         k->meta = m;
@@ -343,7 +307,7 @@ static lab_regs_record *add_record(reader *r, lab_regs_data *d, lab_regs_kernel_
 }
 
 /* The launch occ regs is run at, from the first timing. */
-static void read_launch(reader *r, lab_regs_kernel_data *k)
+static void read_launch(lab_reader *r, lab_regs_kernel_data *k)
 {
     long long threads = whole(r, "threads", 1, 1024, -1);
     long long dyn = whole(r, "dyn_smem_bytes", 0, MAX_DYN_SMEM_BYTES, 0);
@@ -358,10 +322,10 @@ static void read_launch(reader *r, lab_regs_kernel_data *k)
     bool good = digits >= 2 && digits <= 3 &&
                 (rest == 0 || (rest == 1 && (arch[n - 1] == 'a' || arch[n - 1] == 'f')));
     if (!good) {
-        fail(r,
-             "%s field 'arch' is '%s'; it must be sm_ and a compute capability (sm_90, "
-             "sm_90a)",
-             r->kind, arch);
+        lab_reader_fail(r,
+                        "%s field 'arch' is '%s'; it must be sm_ and a compute capability (sm_90, "
+                        "sm_90a)",
+                        r->kind, arch);
         return;
     }
     if (!k->has_launch && threads > 0) {
@@ -372,7 +336,7 @@ static void read_launch(reader *r, lab_regs_kernel_data *k)
     }
 }
 
-static void read_cubin_record(reader *r, lab_regs_data *d, lab_regs_kind kind, seen *key)
+static void read_cubin_record(lab_reader *r, lab_regs_data *d, lab_regs_kind kind, seen *key)
 {
     json_t *kernel = json_object_get(r->obj, "kernel");
     if (kind == LAB_REGS_ERROR && (kernel == NULL || json_is_null(kernel))) {
@@ -440,7 +404,8 @@ static void read_cubin_record(reader *r, lab_regs_data *d, lab_regs_kind kind, s
         rec->same_as_cap = cap_field(r, "same_as_cap", true);
         file_part(r, "same_as_cubin", LAB_REGS_CUBIN_BYTES, false);
         if (r->ok && rec->same_as_cap == cap) {
-            fail(r, "regs_same record of kernel %s says cap %d is the same as itself", name, cap);
+            lab_reader_fail(r, "regs_same record of kernel %s says cap %d is the same as itself",
+                            name, cap);
         }
     }
 }
@@ -463,7 +428,7 @@ static int by_key(const void *a, const void *b)
 /* One file may say one thing of a cubin in a round: a second timing, or a
    cubin both timed and not (regs_same), is an error naming the later line. */
 static bool check_duplicates(seen *keys, long n, const char *name, const lab_regs_data *d,
-                             cli_error *err)
+                             lab_error *err)
 {
     qsort(keys, (size_t)n, sizeof *keys, by_key);
     for (long i = 1; i < n; i++) {
@@ -482,13 +447,13 @@ static bool check_duplicates(seen *keys, long n, const char *name, const lab_reg
             }
             long later = a->line > b->line ? a->line : b->line;
             long first = a->line < b->line ? a->line : b->line;
-            return cli_error_set(err, EXIT_DATA,
+            return lab_error_set(err,
                                  "%s: line %ld: %s of kernel %s at cap %s%s (the first is line "
                                  "%ld)",
                                  name, later, what, kernel, cap, round, first);
         }
         if (a->round == 0) {
-            return cli_error_set(err, EXIT_DATA,
+            return lab_error_set(err,
                                  "%s: line %ld: kernel %s at cap %s is timed, but line %ld says "
                                  "it was not (regs_same)",
                                  name, b->line, kernel, cap, a->line);
@@ -497,7 +462,7 @@ static bool check_duplicates(seen *keys, long n, const char *name, const lab_reg
     return true;
 }
 
-static void read_record(reader *r, lab_regs_data *d, seen *key)
+static void read_record(lab_reader *r, lab_regs_data *d, seen *key)
 {
     const char *k = r->kind;
     if (strcmp(k, "regs_header") == 0) {
@@ -512,75 +477,44 @@ static void read_record(reader *r, lab_regs_data *d, seen *key)
     /* regs_done and unknown kinds carry nothing the analysis needs */
 }
 
-/* One line: a JSON object with a "record" kind. */
-static void read_json_line(reader *r, lab_regs_data *d, const char *line, size_t len, seen *key)
+/* The keys of one file's cubin records, for check_duplicates. */
+typedef struct file_keys {
+    lab_regs_data *data;
+    seen *keys;
+    long count, allocated;
+} file_keys;
+
+static void read_one(lab_reader *r, void *context)
 {
-    json_error_t jerr;
-    r->obj = json_loadb(line, len, 0, &jerr);
-    if (r->obj == NULL || !json_is_object(r->obj)) {
-        r->kind = "";
-        fail(r, "not a JSON object (%s)", r->obj == NULL ? jerr.text : "another JSON value");
-    } else {
-        json_t *kind = json_object_get(r->obj, "record");
-        if (!json_is_string(kind)) {
-            r->kind = "";
-            fail(r, "no \"record\" kind");
-        } else {
-            r->kind = json_string_value(kind);
-            read_record(r, d, key);
-        }
+    file_keys *f = context;
+    seen key = {-1, 0, 0, 0};
+    read_record(r, f->data, &key);
+    if (!r->ok || key.kernel < 0) {
+        return;
     }
-    json_decref(r->obj);
-    r->obj = NULL;
+    if (f->count == f->allocated) {
+        seen *more = realloc(f->keys, (size_t)f->allocated * 2 * sizeof *more);
+        if (more == NULL) {
+            lab_reader_fail(r, "out of memory");
+            return;
+        }
+        f->keys = more;
+        f->allocated *= 2;
+    }
+    f->keys[f->count++] = key;
 }
 
-bool lab_regs_records_read(FILE *in, const char *name, lab_regs_data *data, cli_error *err)
+bool lab_regs_data_read(FILE *in, const char *name, lab_regs_data *data, lab_error *err)
 {
-    char *line = malloc(LAB_MAX_LINE_BYTES + 1);
-    long keys_allocated = 1024, key_count = 0;
-    seen *keys = malloc((size_t)keys_allocated * sizeof *keys);
-    if (line == NULL || keys == NULL) {
-        free(line);
-        free(keys);
-        return cli_error_set(err, EXIT_DATA, "%s: out of memory", name);
+    file_keys f = {data, NULL, 0, 1024};
+    f.keys = malloc((size_t)f.allocated * sizeof *f.keys);
+    if (f.keys == NULL) {
+        return lab_error_set(err, "%s: out of memory", name);
     }
-    reader r = {.name = name, .err = err, .ok = true, .file = data->files, .kind = ""};
-    while (r.ok) {
-        size_t len;
-        errno = 0;
-        lab_line_status status = lab_read_line(in, line, &len);
-        if (status == LAB_LINE_END) {
-            break;
-        }
-        r.line++;
-        if (status == LAB_LINE_FAILED) {
-            int e = errno;
-            fail(&r, "cannot read: %s", e != 0 ? strerror(e) : "read error");
-        } else if (status == LAB_LINE_TOO_LONG) {
-            fail(&r, "longer than the limit of %d bytes (a record is one short JSON object a line)",
-                 LAB_MAX_LINE_BYTES);
-        } else if (strlen(line) != len) {
-            fail(&r, "holds a NUL byte at byte %zu (records are JSON text)", strlen(line) + 1);
-        } else if (!lab_line_blank(line, len)) {
-            seen key = {-1, 0, 0, 0};
-            read_json_line(&r, data, line, len, &key);
-            if (r.ok && key.kernel >= 0) {
-                if (key_count == keys_allocated) {
-                    keys_allocated *= 2;
-                    seen *more = realloc(keys, (size_t)keys_allocated * sizeof *more);
-                    if (more == NULL) {
-                        fail(&r, "out of memory");
-                        break;
-                    }
-                    keys = more;
-                }
-                keys[key_count++] = key;
-            }
-        }
-    }
-    free(line);
-    bool ok = r.ok && check_duplicates(keys, key_count, name, data, err);
-    free(keys);
+    lab_reader r = {.name = name, .err = err, .ok = true, .file = data->files, .kind = ""};
+    bool ok = lab_reader_lines(in, &r, read_one, &f) &&
+              check_duplicates(f.keys, f.count, name, data, err);
+    free(f.keys);
     data->files++;
     return ok;
 }

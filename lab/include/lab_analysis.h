@@ -7,8 +7,8 @@
  * waves and tail.
  *
  * Plain arithmetic: no I/O, no printing, no global state; it allocates only
- * scratch memory it frees before returning. The CLI reads the records
- * (cli/lab/lab_records.h) and presents the results; tests/test_lab.c feeds
+ * scratch memory it frees before returning. lab_data.h reads the records,
+ * the CLI presents the results; tests/test_lab.c feeds
  * this library synthetic rows. docs/lab.md defines every figure.
  */
 #ifndef OCC_LAB_ANALYSIS_H
