@@ -974,6 +974,82 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(last.out, "occ ncu [options] FILE..."));
 }
 
+/* The writers' quoting, case by case (ids csv-put-N): csv_put_field quotes
+   edge spaces too, csv_put_field_rfc4180 only a comma, quote or line
+   break; control bytes and UTF-8 pass as they are. */
+static const struct {
+    const char *id;
+    const char *text;
+    const char *put;     /* csv_put_field */
+    const char *rfc4180; /* csv_put_field_rfc4180 */
+} csv_put_cases[] = {
+    {"csv-put-1", "plain", "plain", "plain"},
+    {"csv-put-2", "", "", ""},
+    {"csv-put-3", "a,b", "\"a,b\"", "\"a,b\""},
+    {"csv-put-4", "say \"hi\"", "\"say \"\"hi\"\"\"", "\"say \"\"hi\"\"\""},
+    {"csv-put-5", "\"", "\"\"\"\"", "\"\"\"\""},
+    {"csv-put-6", "two\nlines", "\"two\nlines\"", "\"two\nlines\""},
+    {"csv-put-7", "cr\rhere", "\"cr\rhere\"", "\"cr\rhere\""},
+    {"csv-put-8", " lead", "\" lead\"", " lead"},
+    {"csv-put-9", "trail\t", "\"trail\t\"", "trail\t"},
+    {"csv-put-10", "in side", "in side", "in side"},
+    {"csv-put-11", "bell\a\x1b[2J", "bell\a\x1b[2J", "bell\a\x1b[2J"},
+    {"csv-put-12", "caf\xc3\xa9 \xe2\x86\x92", "caf\xc3\xa9 \xe2\x86\x92",
+     "caf\xc3\xa9 \xe2\x86\x92"},
+    {"csv-put-13", "f<int, 2>(\"x\")", "\"f<int, 2>(\"\"x\"\")\"", "\"f<int, 2>(\"\"x\"\")\""},
+};
+
+static char *csv_written(void (*put)(FILE *, const char *), const char *text)
+{
+    char *written = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&written, &size);
+    assert_non_null(f);
+    put(f, text);
+    assert_int_equal(fclose(f), 0);
+    return written;
+}
+
+static void put_field_always(FILE *out, const char *text)
+{
+    csv_put_field_quoted(out, text, true);
+}
+
+static void test_csv_put_field(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof csv_put_cases / sizeof csv_put_cases[0]; i++) {
+        char *put = csv_written(csv_put_field, csv_put_cases[i].text);
+        char *rfc = csv_written(csv_put_field_rfc4180, csv_put_cases[i].text);
+        char *always = csv_written(put_field_always, csv_put_cases[i].text);
+        if (strcmp(put, csv_put_cases[i].put) != 0 || strcmp(rfc, csv_put_cases[i].rfc4180) != 0) {
+            fail_msg("%s: csv_put_field wrote [%s], csv_put_field_rfc4180 [%s]",
+                     csv_put_cases[i].id, put, rfc);
+        }
+        /* the oracle: the reader gives back the text csv_put_field wrote, and
+           an always-quoted field, whatever it holds */
+        for (int w = 0; w < 2; w++) {
+            char *line = w == 0 ? put : always;
+            if (strlen(line) == 0) {
+                continue; /* no bytes: no record to read */
+            }
+            FILE *f = fmemopen(line, strlen(line), "r");
+            assert_non_null(f);
+            csv_reader r;
+            assert_true(csv_init(&r, f, CSV_MAX_RECORD_BYTES, CSV_MAX_FIELDS));
+            if (csv_next(&r) != CSV_RECORD || r.field_count != 1 ||
+                strcmp(csv_field(&r, 0), csv_put_cases[i].text) != 0) {
+                fail_msg("%s: [%s] did not read back as one field", csv_put_cases[i].id, line);
+            }
+            csv_free(&r);
+            fclose(f);
+        }
+        free(put);
+        free(rfc);
+        free(always);
+    }
+}
+
 /* A reader holds a record up to its limit: calc --batch's keeps its 4096-byte records,
    a larger limit holds what that one refuses. */
 static void test_csv_sized_reader(void **state)
@@ -2044,6 +2120,7 @@ int main(void)
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_csv_sized_reader),
+        cmocka_unit_test(test_csv_put_field),
         cmocka_unit_test(test_hostile_exports),
         cmocka_unit_test(test_preamble_skipped),
         cmocka_unit_test(test_preamble_limits),

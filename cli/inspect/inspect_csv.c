@@ -3,26 +3,8 @@
  * header starts arch,name,regs,smem,stack (docs/inspect.md); smem is static
  * shared memory as the driver counts it, stack the local bytes per thread.
  */
-#include <string.h>
-
+#include "csv.h"
 #include "inspect_output.h"
-
-/* RFC 4180: quote a field holding a comma, quote or line break. */
-static void put_field(FILE *out, const char *text)
-{
-    if (strpbrk(text, ",\"\r\n") == NULL) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p == '"') {
-            fputc('"', out);
-        }
-        fputc(*p, out);
-    }
-    fputc('"', out);
-}
 
 static void put_int(FILE *out, int value)
 {
@@ -56,7 +38,7 @@ void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_arg
         char limiter[64];
         fputs(occ_inspect_arch_name(f->sm, f->arch_suffix, arch, sizeof arch), out);
         fputc(',', out);
-        put_field(out, f->name);
+        csv_put_field_rfc4180(out, f->name);
         put_int(out, f->regs);
         put_int(out, f->smem_bytes);
         put_int(out, f->stack_bytes);
@@ -72,7 +54,7 @@ void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_arg
         put_int(out, f->param_bytes);
         fprintf(out, ",%s,%d,", f->is_kernel ? "kernel" : "function", f->count);
         if (f->has_occupancy) {
-            put_field(out, f->gpu);
+            csv_put_field_rfc4180(out, f->gpu);
             fprintf(out, ",%d,%d,%d,%.4f,", f->threads, f->blocks_per_sm, f->warps_per_sm,
                     f->occupancy);
         } else {
@@ -88,9 +70,9 @@ void inspect_print_csv(FILE *out, const occ_inspect_result *r, const inspect_arg
         } else {
             fputs(",,", out);
         }
-        put_field(out, occ_inspect_limiter_text(f, limiter, sizeof limiter));
+        csv_put_field_rfc4180(out, occ_inspect_limiter_text(f, limiter, sizeof limiter));
         fputc(',', out);
-        put_field(out, f->mangled);
+        csv_put_field_rfc4180(out, f->mangled);
         fputc('\n', out);
     }
 }

@@ -2,27 +2,8 @@
  * profile_csv.c - `occ profile --csv`: one row per launch configuration,
  * the columns of the JSON groups (docs/profile.md), empty where unknown.
  */
-#include <string.h>
-
 #include "csv.h"
 #include "profile_output.h"
-
-static void field(FILE *out, const char *text)
-{
-    bool quote = strpbrk(text, ",\"\n\r") != NULL;
-    if (!quote) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"') {
-            fputc('"', out);
-        }
-        fputc(*p, out);
-    }
-    fputc('"', out);
-}
 
 void profile_print_csv(FILE *out, const profile_view *v)
 {
@@ -37,7 +18,7 @@ void profile_print_csv(FILE *out, const profile_view *v)
         const occ_profile_group *g = occ_profile_group_at(r, i);
         char lim[64];
         fprintf(out, "%d,", g->device);
-        field(out, g->name);
+        csv_put_field_rfc4180(out, g->name);
         fprintf(out, ",%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,", g->block[0], g->block[1], g->block[2],
                 g->grid[0], g->grid[1], g->grid[2], g->cluster[0], g->cluster[1], g->cluster[2],
                 g->regs_per_thread);

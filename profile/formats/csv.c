@@ -1047,13 +1047,24 @@ csv_skip csv_skip_lines(csv_reader *r, bool (*wanted)(const char *line, size_t l
     }
 }
 
+/* A comma, quote or line break: what RFC 4180 quotes. */
+static bool holds_special(const char *text)
+{
+    return strpbrk(text, ",\"\r\n") != NULL;
+}
+
 void csv_put_field(FILE *out, const char *text)
 {
     size_t n = strlen(text);
     bool quote =
-        strpbrk(text, ",\"\r\n") != NULL ||
+        holds_special(text) ||
         (n > 0 && (text[0] == ' ' || text[0] == '\t' || text[n - 1] == ' ' || text[n - 1] == '\t'));
     csv_put_field_quoted(out, text, quote);
+}
+
+void csv_put_field_rfc4180(FILE *out, const char *text)
+{
+    csv_put_field_quoted(out, text, holds_special(text));
 }
 
 void csv_put_field_quoted(FILE *out, const char *text, bool quote)

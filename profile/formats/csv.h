@@ -151,9 +151,18 @@ extern bool csv_fast_path;
    thread-safe. */
 extern bool csv_avx2;
 
+/* The CSV writers: every field occ writes as CSV goes through one of these,
+   so that a quote is doubled one way everywhere. */
+
 /* Writes a field as CSV, quoted where it holds a comma, quote, line break or
-   edge space. */
+   edge space (occ calc --batch, occ lab: a spreadsheet would trim the
+   space). */
 void csv_put_field(FILE *out, const char *text);
+
+/* Quoted only where it holds a comma, quote or line break, as RFC 4180
+   asks: edge spaces stay bare (occ inspect --csv, occ profile --csv, whose
+   columns have always been written so). */
+void csv_put_field_rfc4180(FILE *out, const char *text);
 
 /* The same, quoted whenever `quote` is set (a message column is always
    quoted, so a script can tell it from an empty field). */
