@@ -21,7 +21,7 @@ seconds=${2:-30}
 jobs=${3:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 targets="gpu_file batch ptxas_log cubin fatbin host_elf archive baseline baseline_round_trip
-regs_ptx setmaxnreg lab_regs ncu kineto nsys_csv nsys_sqlite cupti launch_table"
+regs_ptx setmaxnreg lab_regs lab_records diff_allow ncu kineto nsys_csv nsys_sqlite cupti launch_table"
 case $jobs in
     ''|*[!0-9]*|0) echo "run.sh: JOBS '$jobs' is not a whole number of 1 or more" >&2; exit 2 ;;
 esac
