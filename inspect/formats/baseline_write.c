@@ -18,40 +18,23 @@
 static void write_document(json_stream *s, const occ_inspect_result *r,
                            const occ_inspect_options *o, const char *filter)
 {
-    json_stream_lit(s, "{\"schema\":\"occ.baseline\",\"version\":");
-    json_stream_int(s, INSP_BASELINE_VERSION);
-    insp_json_key(s, "occ_version");
-    json_stream_cstring(s, occ_version());
-    json_stream_lit(s, ",\n\"inputs\":[");
-    occ_inspect_totals totals;
-    occ_inspect_totals_get(r, &totals);
-    for (int i = 0; i < totals.input_count; i++) {
-        json_stream_lit(s, i > 0 ? ",{\"file\":" : "{\"file\":");
-        json_stream_cstring(s, occ_inspect_input_name(r, i));
-        insp_json_key(s, "format");
-        json_stream_cstring(s, occ_inspect_format_name(occ_inspect_input_format(r, i)));
-        json_stream_raw(s, "}", 1);
-    }
+    insp_document_open(s, r, "occ.baseline", INSP_BASELINE_VERSION);
     /* what decided which functions are here: a diff should read the new
        build with the same options */
-    json_stream_lit(s, "],\n\"options\":{\"arch\":");
+    json_stream_lit(s, ",\n\"options\":{\"arch\":");
     if (o->arch_sm != 0) {
         char arch[16];
         occ_inspect_arch_name(o->arch_sm, o->arch_suffix, arch, sizeof arch);
         json_stream_cstring(s, arch);
     } else {
-        json_stream_lit(s, "null");
+        json_stream_null(s);
     }
-    insp_json_key(s, "functions");
-    json_stream_lit(s, o->functions ? "true" : "false");
-    insp_json_key(s, "all");
-    json_stream_lit(s, o->relfatbin ? "true" : "false");
-    insp_json_key(s, "filter");
-    if (filter != NULL) {
-        json_stream_cstring(s, filter);
-    } else {
-        json_stream_lit(s, "null");
-    }
+    json_stream_key(s, "functions");
+    json_stream_bool(s, o->functions);
+    json_stream_key(s, "all");
+    json_stream_bool(s, o->relfatbin);
+    json_stream_key(s, "filter");
+    json_stream_cstring_or_null(s, filter);
     size_t count = occ_inspect_kernel_count(r);
     json_stream_lit(s, "},\n\"function_count\":");
     json_stream_int(s, (long long)count);

@@ -6,7 +6,7 @@
  *                      which baseline.c reads back: INSP_BASELINE_VERSION
  *                      (formats.h) is the one version of both
  *   inspect_document.c occ.inspect (`occ inspect --json`, docs/inspect.md)
- *   kernel_json.c      a kernel's object in either
+ *   kernel_json.c      a kernel's object in either, and either's opening
  *
  * Internal: the public calls are in include/occ_inspect.h.
  */
@@ -49,7 +49,10 @@ typedef enum insp_kernel_json_form {
 void insp_kernel_json_resources(json_stream *s, const occ_inspect_kernel *k,
                                 insp_kernel_json_form form);
 
-/* ,"name": */
-void insp_json_key(json_stream *s, const char *name);
+/* A document's opening, the same in both: {"schema":..., "version":...,
+   "occ_version":..., then the inputs read, "inputs":[{"file","format"}...]
+   (the array closed, the object not: the caller goes on with ",\n"). */
+void insp_document_open(json_stream *s, const occ_inspect_result *r, const char *schema,
+                        int version);
 
 #endif /* OCC_INSPECT_DOCUMENTS_H */

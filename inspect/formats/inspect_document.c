@@ -18,15 +18,6 @@
    thread busy. */
 #define ROWS_PER_BATCH 16384
 
-static void int_or_null(json_stream *s, int value, bool known)
-{
-    if (known) {
-        json_stream_int(s, value);
-    } else {
-        json_stream_lit(s, "null");
-    }
-}
-
 static void occupancy_json(json_stream *s, const occ_inspect_kernel *k)
 {
     if (!k->has_occupancy) {
@@ -35,17 +26,17 @@ static void occupancy_json(json_stream *s, const occ_inspect_kernel *k)
     }
     json_stream_lit(s, "{\"gpu\":");
     json_stream_cstring(s, k->gpu);
-    insp_json_key(s, "threads");
+    json_stream_key(s, "threads");
     json_stream_int(s, k->threads);
-    insp_json_key(s, "blocks_per_sm");
+    json_stream_key(s, "blocks_per_sm");
     json_stream_int(s, k->blocks_per_sm);
-    insp_json_key(s, "warps_per_sm");
+    json_stream_key(s, "warps_per_sm");
     json_stream_int(s, k->warps_per_sm);
-    insp_json_key(s, "max_warps_per_sm");
+    json_stream_key(s, "max_warps_per_sm");
     json_stream_int(s, k->max_warps_per_sm);
-    insp_json_key(s, "occupancy");
+    json_stream_key(s, "occupancy");
     json_stream_double(s, k->occupancy);
-    insp_json_key(s, "limiters");
+    json_stream_key(s, "limiters");
     char limiters[64];
     occ_limiter_list(k->limiters, limiters, sizeof limiters);
     json_stream_raw(s, "[", 1);
@@ -57,19 +48,19 @@ static void occupancy_json(json_stream *s, const occ_inspect_kernel *k)
         json_stream_cstring(s, name);
     }
     json_stream_raw(s, "]", 1);
-    insp_json_key(s, "zero_reason");
+    json_stream_key(s, "zero_reason");
     if (k->zero_reason == OCC_ZERO_NONE) {
         json_stream_lit(s, "null");
     } else {
         json_stream_cstring(s, occ_zero_reason_text(k->zero_reason));
     }
     /* a compiled cluster: its size and the active clusters (docs/json.md) */
-    insp_json_key(s, "cluster");
+    json_stream_key(s, "cluster");
     if (k->cluster_size > 0) {
         json_stream_lit(s, "{\"size\":");
         json_stream_int(s, k->cluster_size);
-        insp_json_key(s, "max_active_clusters");
-        int_or_null(s, k->max_active_clusters, k->max_active_clusters >= 0);
+        json_stream_key(s, "max_active_clusters");
+        json_stream_int_or_null(s, k->max_active_clusters, k->max_active_clusters >= 0);
         json_stream_raw(s, "}", 1);
     } else {
         json_stream_lit(s, "null");
@@ -80,25 +71,21 @@ static void occupancy_json(json_stream *s, const occ_inspect_kernel *k)
 static void row_json(json_stream *s, const occ_inspect_kernel *f)
 {
     insp_kernel_json_resources(s, f, INSP_KERNEL_JSON_INSPECT);
-    insp_json_key(s, "occupancy");
+    json_stream_key(s, "occupancy");
     occupancy_json(s, f);
     /* the flags that need no search (the ceiling on the kernel's own arch) */
-    insp_json_key(s, "flags");
+    json_stream_key(s, "flags");
     occ_inspect_options own_arch;
     memset(&own_arch, 0, sizeof own_arch);
     occ_inspect_risk risk;
     occ_inspect_risk_flags(f, &own_arch, &risk);
     char flags[192];
     json_stream_lit(s, occ_inspect_risk_json_flags(&risk, flags, sizeof flags));
-    insp_json_key(s, "launch");
+    json_stream_key(s, "launch");
     char launch[192];
     json_stream_lit(s, occ_inspect_launch_json(f, launch, sizeof launch));
-    insp_json_key(s, "note");
-    if (f->note != NULL) {
-        json_stream_cstring(s, f->note);
-    } else {
-        json_stream_lit(s, "null");
-    }
+    json_stream_key(s, "note");
+    json_stream_cstring_or_null(s, f->note);
     json_stream_raw(s, "}", 1);
 }
 
@@ -183,31 +170,20 @@ static void write_functions(json_stream *s, const occ_inspect_result *r, int job
 static void write_document(json_stream *s, const occ_inspect_result *r,
                            const occ_inspect_options *o, const occ_inspect_launch_list *launches)
 {
-    json_stream_lit(s, "{\"schema\":\"occ.inspect\",\"version\":");
-    json_stream_int(s, INSPECT_SCHEMA_VERSION);
-    insp_json_key(s, "occ_version");
-    json_stream_cstring(s, occ_version());
-    json_stream_lit(s, ",\n\"inputs\":[");
+    insp_document_open(s, r, "occ.inspect", INSPECT_SCHEMA_VERSION);
     occ_inspect_totals totals;
     occ_inspect_totals_get(r, &totals);
-    for (int i = 0; i < totals.input_count; i++) {
-        json_stream_lit(s, i > 0 ? ",{\"file\":" : "{\"file\":");
-        json_stream_cstring(s, occ_inspect_input_name(r, i));
-        insp_json_key(s, "format");
-        json_stream_cstring(s, occ_inspect_format_name(occ_inspect_input_format(r, i)));
-        json_stream_raw(s, "}", 1);
-    }
-    json_stream_lit(s, "],\n\"gpu\":");
+    json_stream_lit(s, ",\n\"gpu\":");
     if (o->device != NULL) {
         json_stream_cstring(s, o->device->name);
     } else {
         json_stream_lit(s, "null");
     }
-    insp_json_key(s, "threads");
-    int_or_null(s, o->threads, o->threads > 0);
-    insp_json_key(s, "dyn_smem_bytes");
+    json_stream_key(s, "threads");
+    json_stream_int_or_null(s, o->threads, o->threads > 0);
+    json_stream_key(s, "dyn_smem_bytes");
     json_stream_int(s, o->dyn_smem_bytes);
-    insp_json_key(s, "functions_read");
+    json_stream_key(s, "functions_read");
     json_stream_int(s, (long long)totals.functions_read);
     json_stream_lit(s, ",\n\"no_resource_data\":[");
     for (int i = 0; i < totals.no_data_count; i++) {
@@ -216,9 +192,9 @@ static void write_document(json_stream *s, const occ_inspect_result *r,
         occ_inspect_no_data n = occ_inspect_no_data_at(r, i);
         json_stream_lit(s, i > 0 ? ",{\"kind\":" : "{\"kind\":");
         json_stream_cstring(s, occ_inspect_entry_kind_name(n.kind, kind, sizeof kind));
-        insp_json_key(s, "arch");
+        json_stream_key(s, "arch");
         json_stream_cstring(s, occ_inspect_arch_name(n.sm, n.arch_suffix, arch, sizeof arch));
-        insp_json_key(s, "count");
+        json_stream_key(s, "count");
         json_stream_int(s, n.count);
         json_stream_raw(s, "}", 1);
     }

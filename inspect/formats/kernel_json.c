@@ -1,48 +1,33 @@
 /*
- * kernel_json.c - a kernel's resources as members of its JSON object, for
- * the baseline (occ.baseline) and occ inspect --json (occ.inspect) alike
- * (documents.h). Written through json_stream: on a library of 100,000
- * kernels a jansson tree per object cost more time than reading the library.
+ * kernel_json.c - what the baseline (occ.baseline) and occ inspect --json
+ * (occ.inspect) write alike (documents.h): a kernel's resources as members
+ * of its JSON object, and the document's opening (schema, version, inputs). Written through
+ * json_stream: on a library of 100,000 kernels a jansson tree per object cost more time than
+ * reading the library.
  */
 #include "documents.h"
 
-void insp_json_key(json_stream *s, const char *name)
-{
-    json_stream_raw(s, ",\"", 2);
-    json_stream_lit(s, name);
-    json_stream_raw(s, "\":", 2);
-}
-
 static void int_or_null(json_stream *s, const char *name, int value, bool known)
 {
-    insp_json_key(s, name);
-    if (known) {
-        json_stream_int(s, value);
-    } else {
-        json_stream_lit(s, "null");
-    }
+    json_stream_key(s, name);
+    json_stream_int_or_null(s, value, known);
 }
 
 static void boolean(json_stream *s, const char *name, bool value)
 {
-    insp_json_key(s, name);
-    json_stream_lit(s, value ? "true" : "false");
+    json_stream_key(s, name);
+    json_stream_bool(s, value);
 }
 
 static void triple(json_stream *s, int x, int y, int z)
 {
-    json_stream_raw(s, "[", 1);
-    json_stream_int(s, x);
-    json_stream_raw(s, ",", 1);
-    json_stream_int(s, y);
-    json_stream_raw(s, ",", 1);
-    json_stream_int(s, z);
-    json_stream_raw(s, "]", 1);
+    const int values[3] = {x, y, z};
+    json_stream_ints(s, values, 3);
 }
 
 static void dims(json_stream *s, const char *name, const int d[3], insp_kernel_json_form form)
 {
-    insp_json_key(s, name);
+    json_stream_key(s, name);
     if (form == INSP_KERNEL_JSON_BASELINE) {
         if (d[0] == 0 && d[1] == 0 && d[2] == 0) {
             json_stream_lit(s, "null");
@@ -64,14 +49,14 @@ void insp_kernel_json_resources(json_stream *s, const occ_inspect_kernel *k,
     if (inspect) {
         json_stream_lit(s, "{\"name\":");
         json_stream_cstring(s, k->name);
-        insp_json_key(s, "mangled");
+        json_stream_key(s, "mangled");
     } else {
         json_stream_lit(s, "{\"mangled\":");
     }
     json_stream_cstring(s, k->mangled);
-    insp_json_key(s, "arch");
+    json_stream_key(s, "arch");
     json_stream_cstring(s, occ_inspect_arch_name(k->sm, k->arch_suffix, arch, sizeof arch));
-    insp_json_key(s, "kind");
+    json_stream_key(s, "kind");
     json_stream_lit(s, k->is_kernel ? "\"kernel\"" : "\"function\"");
     boolean(s, "relocatable", k->relocatable);
     boolean(s, "from_log", k->from_log);
@@ -79,12 +64,8 @@ void insp_kernel_json_resources(json_stream *s, const occ_inspect_kernel *k,
     if (inspect) {
         /* where the first copy was found: a property of this reading, not
            of the kernel, so a baseline does not keep it */
-        insp_json_key(s, "section");
-        if (k->section != NULL) {
-            json_stream_cstring(s, k->section);
-        } else {
-            json_stream_lit(s, "null");
-        }
+        json_stream_key(s, "section");
+        json_stream_cstring_or_null(s, k->section);
     }
     int_or_null(s, "regs", k->regs, true);
     int_or_null(s, "smem_bytes", k->smem_bytes, true);
@@ -105,4 +86,26 @@ void insp_kernel_json_resources(json_stream *s, const occ_inspect_kernel *k,
     boolean(s, "explicit_cluster", k->explicit_cluster);
     int_or_null(s, "max_cluster_rank", k->max_cluster_rank, k->max_cluster_rank > 0);
     int_or_null(s, "param_bytes", k->param_bytes, k->param_bytes != OCC_INSPECT_UNKNOWN);
+}
+
+void insp_document_open(json_stream *s, const occ_inspect_result *r, const char *schema,
+                        int version)
+{
+    json_stream_lit(s, "{\"schema\":\"");
+    json_stream_lit(s, schema);
+    json_stream_lit(s, "\",\"version\":");
+    json_stream_int(s, version);
+    json_stream_key(s, "occ_version");
+    json_stream_cstring(s, occ_version());
+    json_stream_lit(s, ",\n\"inputs\":[");
+    occ_inspect_totals totals;
+    occ_inspect_totals_get(r, &totals);
+    for (int i = 0; i < totals.input_count; i++) {
+        json_stream_lit(s, i > 0 ? ",{\"file\":" : "{\"file\":");
+        json_stream_cstring(s, occ_inspect_input_name(r, i));
+        json_stream_key(s, "format");
+        json_stream_cstring(s, occ_inspect_format_name(occ_inspect_input_format(r, i)));
+        json_stream_raw(s, "}", 1);
+    }
+    json_stream_raw(s, "]", 1);
 }
