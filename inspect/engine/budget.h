@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Large buffers of decompressed entries held at once, in all, by every
-   read of the process (collect.c's comment gives the measurements). A build
+   read of the process (entry_read.c's comment gives the measurements). A build
    may set another (-D). */
 #ifndef OCC_LARGE_SCRATCH_BUDGET_MB
 #define OCC_LARGE_SCRATCH_BUDGET_MB 128

@@ -3,8 +3,23 @@
  * table, one row per distinct function, and the result behind the opaque
  * occ_inspect_result. Internal: the API is include/occ_inspect.h.
  *
- *   collect.c    maps the inputs, splits them into tasks, reads them on
- *                several threads with the readers of inspect/formats/
+ *   engine_base.c  the leaf helpers every file may call and that call
+ *                nothing of the engine: inspect_fail, the clock, the
+ *                default thread count (engine_base.h)
+ *   collect.c    occ_inspect_read: maps the inputs, splits them into
+ *                tasks, reads them on several threads with the readers of
+ *                inspect/formats/, merges the rows; its parts:
+ *     collector.c      the state of one read: tasks, the first failure
+ *     input_file.c     an input mapped, or read where it cannot be
+ *     task_split.c     an input split into tasks by its format
+ *     archive_split.c  an archive's members split, in chunks on threads
+ *     section_names.c  the host ELF sections' names, numbered once
+ *     thread_pool.c    the rounds of tasks on the workers' threads
+ *     entry_read.c     one fatbin entry, a large one in a pooled buffer
+ *     row_sink.c       the readers' functions as rows
+ *     row_identity.c   what makes two rows one function
+ *     page_sweep.c     the pages of mapped inputs forgotten once read
+ *     row_merge.c      the workers' rows gathered, duplicates merged
  *   budget.c     the reading budget the whole process shares: stream
  *                copies and the pool of large buffers (budget.h)
  *   names.c      one copy of each distinct name, demangled once
@@ -17,6 +32,7 @@
 
 #include <stdint.h>
 
+#include "engine_base.h"
 #include "formats.h"
 #include "occ_inspect.h"
 
@@ -80,17 +96,6 @@ struct occ_inspect_result {
     occ_inspect_timing timing;
 };
 
-/* Seconds on a monotonic clock. */
-double inspect_now(void);
-
-/* Threads when options.jobs is 0: every core, at most INSPECT_DEFAULT_JOBS_MAX.
-   Each thread keeps a decompression buffer of up to 2 MB beside the shared
-   128 MB pool, so the cap keeps peak memory near 256 MB on machines with
-   many cores (measured: 203-259 MiB at 16 threads on the largest libraries,
-   docs/results/inspect-h200-all). */
-#define INSPECT_DEFAULT_JOBS_MAX 32
-int inspect_default_jobs(void);
-
 /* Where large zstd cubins are read in part (inspect/formats/fatbin.c): the
    INSP_PART_* defaults where 0. occ_inspect_read uses the defaults; tests
    read the small fixtures in part through inspect_read_tuned. */
@@ -124,9 +129,5 @@ void inspect_compute_occupancy_at(occ_inspect_kernel *k, const occ_inspect_optio
 /* False, with the value and the limit in msg, when a function's numbers are
    beyond what its architecture allows: a damaged file (limits.c). */
 bool inspect_function_plausible(const insp_function *f, char *msg, size_t cap);
-
-/* Fills *err and returns its status. */
-occ_status inspect_fail(occ_inspect_error *err, occ_status status, int input, long long offset,
-                        const char *format, ...) __attribute__((format(printf, 5, 6)));
 
 #endif /* OCC_INSPECT_ENGINE_H */

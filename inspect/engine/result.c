@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "engine_base.h"
 
 const char *occ_inspect_format_name(occ_inspect_format format)
 {
