@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -468,8 +469,68 @@ static void message_fit_test(void **state)
     assert_non_null(strstr(out, MESSAGE_FIT_ELISION));
 }
 
+/* message_visible: control bytes as \xNN (an escape whole or not at all),
+   quotes, commas and UTF-8 as they are; message_visible_copy says how much
+   it used, so that pieces join into the whole. */
+static void message_visible_test(void **state)
+{
+    (void)state;
+    char buf[64];
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"plain", "plain"},
+        {"", ""},
+        {"a\nb\rc\td", "a\\x0ab\\x0dc\\x09d"},
+        {"\x1b[2J\a\x7f", "\\x1b[2J\\x07\\x7f"},
+        {"\"q\",\\", "\"q\",\\"},
+        {"caf\xc3\xa9 \xe2\x86\x92 \x80\xff", "caf\xc3\xa9 \xe2\x86\x92 \x80\xff"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_string_equal(message_visible(cases[i].text, buf, sizeof buf), cases[i].want);
+        assert_int_equal(message_visible_copy(cases[i].text, buf, sizeof buf),
+                         strlen(cases[i].text));
+    }
+    /* truncation: every cap from 0 up, never past cap, never half an escape */
+    const char *text = "ab\x01"
+                       "cd\x02\x03"
+                       "e";
+    const char *whole = "ab\\x01cd\\x02\\x03e";
+    for (size_t cap = 0; cap < 24; cap++) {
+        char small[24];
+        memset(small, '#', sizeof small);
+        size_t used = message_visible_copy(text, small, cap);
+        if (cap == 0) {
+            assert_int_equal(used, 0);
+            assert_true(small[0] == '#');
+            continue;
+        }
+        size_t len = strlen(small);
+        assert_true(len < cap);
+        assert_memory_equal(small, whole, len); /* a prefix of the whole */
+        char rest[64];
+        message_visible(text + used, rest, sizeof rest);
+        char joined[96];
+        snprintf(joined, sizeof joined, "%s%s", small, rest);
+        assert_string_equal(joined, whole);
+    }
+    /* the ascii form: quotes, backslashes and UTF-8 escaped, cut with "..." */
+    assert_string_equal(message_visible_ascii("k\"e\\y\n\xc3\xa9", 8, 60, buf, sizeof buf),
+                        "k\\x22e\\x5cy\\x0a\\xc3\\xa9");
+    assert_string_equal(message_visible_ascii("abc,def", 3, 60, buf, sizeof buf), "abc");
+    char longer[200];
+    memset(longer, 'n', sizeof longer);
+    message_visible_ascii(longer, sizeof longer, 20, buf, sizeof buf);
+    assert_int_equal(strlen(buf), 21 + 3);
+    assert_string_equal(buf + 21, "...");
+    message_visible_ascii(longer, sizeof longer, 120, buf, sizeof buf);
+    assert_true(strlen(buf) < sizeof buf);
+    assert_string_equal(message_visible_ascii("x", 1, 60, buf, 0), buf);
+}
+
 static const struct CMUnitTest misc_tests[] = {
     {"message-fit-1", message_fit_test, NULL, NULL, NULL},
+    {"message-visible-1", message_visible_test, NULL, NULL, NULL},
     {"nearest-1", nearest_test, NULL, NULL, NULL},
     {"null-why-1", null_why_test, NULL, NULL, NULL},
     {"why-fits-1", why_fits_test, NULL, NULL, NULL},

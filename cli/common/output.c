@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "message_fit.h"
 #include "output.h"
 
 void cli_print_wrapped(FILE *out, const char *text, int indent)
@@ -67,40 +68,18 @@ void cli_print_wrappedf(FILE *out, int indent, const char *format, ...)
     free(big);
 }
 
-static bool is_control(unsigned char c)
-{
-    return c < 0x20 || c == 0x7f;
-}
-
 void cli_put_visible(FILE *out, const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
-        if (is_control(*p)) {
-            fprintf(out, "\\x%02x", *p);
-        } else {
-            fputc(*p, out);
-        }
+    char shown[256];
+    while (*text != '\0') {
+        text += message_visible_copy(text, shown, sizeof shown);
+        fputs(shown, out);
     }
 }
 
 const char *cli_visible(const char *text, char *buf, size_t cap)
 {
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p != '\0' && o + 1 < cap; p++) {
-        if (is_control(*p)) {
-            if (o + 5 > cap - 1) {
-                break;
-            }
-            snprintf(buf + o, cap - o, "\\x%02x", *p);
-            o += 4;
-        } else {
-            buf[o++] = (char)*p;
-        }
-    }
-    if (cap > 0) {
-        buf[o] = '\0';
-    }
-    return buf;
+    return message_visible(text, buf, cap);
 }
 
 void cli_print_json(FILE *out, json_t *doc)

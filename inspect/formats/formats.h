@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "message_fit.h"
+
 /* Why a reader failed: where in its input, and what. */
 #define INSP_ERROR_MESSAGE_BYTES 200
 typedef struct insp_error {
@@ -334,12 +336,16 @@ bool insp_baseline_split(const uint8_t *data, size_t size, size_t part_bytes, in
    by commas. Error offsets count from data[0]. */
 bool insp_baseline_parse(const uint8_t *data, size_t size, const insp_sink *sink, insp_error *err);
 
-/* --- names in messages (message_text.c) -------------------------------- */
+/* --- names in messages (values/message_fit.h) ------------------------ */
 
 /* `len` bytes of a name or key as one line of a message: printable ASCII as
    it is, any other byte (a newline, a quote, a backslash, UTF-8) as \xNN,
-   cut after about `max_shown` bytes with "...". Returns buf. */
-const char *insp_message_text(const char *text, size_t len, size_t max_shown, char *buf,
-                              size_t cap);
+   cut after about `max_shown` bytes with "...". Returns buf. The readers'
+   name for message_visible_ascii, the one owner of the escaping. */
+static inline const char *insp_message_text(const char *text, size_t len, size_t max_shown,
+                                            char *buf, size_t cap)
+{
+    return message_visible_ascii(text, len, max_shown, buf, cap);
+}
 
 #endif /* OCC_INSPECT_FORMATS_H */

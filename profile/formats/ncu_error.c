@@ -1,13 +1,14 @@
 /*
  * ncu_error.c - the Nsight Compute reader's messages: one line naming the
  * file and the line, as `occ ncu` has always printed them, control
- * characters (from the file, in quoted text) shown as \xNN, as the command
- * prints them.
+ * characters (from the file, in quoted text) shown as \xNN by
+ * message_visible (values/message_fit.h), as the command prints them.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "message_fit.h"
 #include "prof_ncu.h"
 
 static bool fail_va(occ_profile_error *err, occ_status status, const char *format, va_list ap)
@@ -21,7 +22,7 @@ static bool fail_va(occ_profile_error *err, occ_status status, const char *forma
         err->where = -1;
         char text[1536];
         vsnprintf(text, sizeof text, format, ap);
-        ncu_visible(text, err->message, sizeof err->message);
+        message_visible(text, err->message, sizeof err->message);
     }
     return false;
 }
@@ -54,7 +55,7 @@ bool ncu_fail_prefix(occ_profile_error *err, const char *format, ...)
     va_start(ap, format);
     vsnprintf(text, sizeof text, format, ap);
     va_end(ap);
-    ncu_visible(text, prefix, sizeof prefix);
+    message_visible(text, prefix, sizeof prefix);
     size_t p = strlen(prefix);
     size_t m = strlen(err->message);
     if (p + m >= sizeof err->message) {
@@ -64,24 +65,4 @@ bool ncu_fail_prefix(occ_profile_error *err, const char *format, ...)
     memcpy(err->message, prefix, p);
     err->message[p + m] = '\0';
     return false;
-}
-
-const char *ncu_visible(const char *text, char *buf, size_t cap)
-{
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p != '\0' && o + 1 < cap; p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            if (o + 5 > cap - 1) {
-                break;
-            }
-            snprintf(buf + o, cap - o, "\\x%02x", *p);
-            o += 4;
-        } else {
-            buf[o++] = (char)*p;
-        }
-    }
-    if (cap > 0) {
-        buf[o] = '\0';
-    }
-    return buf;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "message_fit.h"
 #include "prof_ncu.h"
 
 /* The numbers occ reads, where each page has them (docs/ncu.md lists them).
@@ -367,7 +368,7 @@ static bool read_header(occ_profile_ncu_reader *r, occ_profile_error *err)
         return ncu_fail(err,
                         "%s: line %lld: not an Nsight Compute export: the header ('%s', "
                         "...) has no 'ID' and 'Kernel Name' columns",
-                        r->name, c->line, ncu_visible(field_text(r, 0), shown, sizeof shown));
+                        r->name, c->line, message_visible(field_text(r, 0), shown, sizeof shown));
     }
     bool details = r->text_col[COL_METRIC] >= 0 && r->text_col[COL_VALUE] >= 0;
     r->page = details ? OCC_PROFILE_NCU_PAGE_DETAILS : OCC_PROFILE_NCU_PAGE_RAW;
@@ -565,7 +566,7 @@ static bool record_id(occ_profile_ncu_reader *r, long long *id, occ_profile_erro
                             r->name, r->csv.line);
         }
         return ncu_fail(err, "%s: line %lld: ID '%s' is not a launch number", r->name, r->csv.line,
-                        ncu_visible(text, shown, sizeof shown));
+                        message_visible(text, shown, sizeof shown));
     }
     *id = (long long)n.value;
     return true;
@@ -669,7 +670,7 @@ static bool set_value(occ_profile_ncu_reader *r, occ_profile_ncu_launch *l, occ_
     if (!occ_profile_ncu_parse_number(text, &n)) {
         return ncu_fail(err, "%s: line %lld: %s: '%s' is not a number", r->name, r->csv.line,
                         source_of(r, f, where, sizeof where),
-                        ncu_visible(text, shown, sizeof shown));
+                        message_visible(text, shown, sizeof shown));
     }
     /* The details page prints two decimals and drops them from whole
        numbers: "30" Kbyte is 30.00, not 30 +- 0.5 (the H200 exports: the

@@ -51,7 +51,7 @@ bool ncu_unit_scale(const ncu_field_info *field, const char *unit, double *scale
 
 /* Fills err with OCC_ERR_BAD_FORMAT (or `status`) and the message as it is
    formatted (it names the file and line itself), one line: control
-   characters shown as \xNN (ncu_visible). Returns false. */
+   characters shown as \xNN (message_visible, values/message_fit.h). Returns false. */
 bool ncu_fail(occ_profile_error *err, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 bool ncu_fail_status(occ_profile_error *err, occ_status status, const char *format, ...)
@@ -59,8 +59,5 @@ bool ncu_fail_status(occ_profile_error *err, occ_status status, const char *form
 /* Puts text in front of err's message; returns false. */
 bool ncu_fail_prefix(occ_profile_error *err, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Text quoted from the file, control characters shown escaped, cut to cap. */
-const char *ncu_visible(const char *text, char *buf, size_t cap);
 
 #endif /* OCC_PROF_NCU_H */
